@@ -1,0 +1,27 @@
+// Package analyzer is the ccvet suite: the analyzers that together check
+// that a //sync:tag loop is communication-closed.
+//
+// The analyzers are plain *analysis.Analyzer values with no global mutable
+// state, so any driver can run them: go vet -vettool, the ccvet command,
+// golangci-lint, gopls-style servers, or Bazel's nogo.
+package analyzer
+
+import (
+	"github.com/ccvet/ccvet/passes/syncdirective"
+	"github.com/ccvet/ccvet/passes/syncjump"
+	"github.com/ccvet/ccvet/passes/syncmono"
+	"github.com/ccvet/ccvet/passes/syncrecv"
+	"github.com/ccvet/ccvet/passes/syncsend"
+	"golang.org/x/tools/go/analysis"
+)
+
+// Suite lists ccvet's analyzers in the order they are documented. Their
+// names are stable: users and scripts refer to them in flags and in
+// //sync:ignore directives.
+var Suite = []*analysis.Analyzer{
+	syncdirective.Analyzer,
+	syncmono.Analyzer,
+	syncsend.Analyzer,
+	syncrecv.Analyzer,
+	syncjump.Analyzer,
+}

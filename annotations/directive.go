@@ -1,0 +1,322 @@
+package annotations
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kind is the kind of a //sync: directive.
+type Kind int
+
+// The directive kinds of version 1 of the language.
+const (
+	KindTag    Kind = iota + 1 // //sync:tag V1,V2,...
+	KindMsg                    // //sync:msg [pkg.Type] F1,F2,...
+	KindSend                   // //sync:send [pkg.Func]
+	KindRecv                   // //sync:recv [pkg.Func]
+	KindIgnore                 // //sync:ignore ANALYZER reason
+)
+
+var kindNames = map[string]Kind{
+	"tag":    KindTag,
+	"msg":    KindMsg,
+	"send":   KindSend,
+	"recv":   KindRecv,
+	"ignore": KindIgnore,
+}
+
+// String returns the directive as written, e.g. "//sync:tag".
+func (k Kind) String() string {
+	for name, kk := range kindNames {
+		if kk == k {
+			return "//sync:" + name
+		}
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Prefix starts every directive. Like //go: directives it has no space
+// after the slashes.
+const Prefix = "//sync:"
+
+// A Directive is one //sync: comment, split into its arguments but not yet
+// resolved against the package's types.
+type Directive struct {
+	Kind    Kind
+	Comment *ast.Comment
+	Group   *ast.CommentGroup
+	// Target is the first, space-separated argument of the forms that
+	// name a declaration elsewhere (//sync:msg pkg.Type F1,F2,
+	// //sync:send pkg.Func); nil when absent.
+	Target *Item
+	// List holds the comma-separated items: tag variables for tag, message
+	// components for msg, analyzer names for ignore.
+	List []*Item
+	// Reason is the free text of //sync:ignore.
+	Reason string
+}
+
+// Pos is the position of the directive's comment.
+func (d *Directive) Pos() token.Pos { return d.Comment.Slash }
+
+// An Item is one argument of a directive: a dotted path such as p.ballot,
+// View.Round, pkg.(*T).Method, or the blank _.
+type Item struct {
+	Text string
+	Pos  token.Pos
+	// Path is Text split at dots; for a method expression (*T).M the
+	// receiver segment keeps its parentheses and star: ["pkg", "(*T)", "M"].
+	Path []string
+}
+
+// End is the position just after the item.
+func (it *Item) End() token.Pos { return it.Pos + token.Pos(len(it.Text)) }
+
+// A Problem is a malformed or unresolvable directive, reported by the
+// syncdirective analyzer.
+type Problem struct {
+	Pos, End token.Pos
+	Message  string
+	Related  []Related
+}
+
+// Related is a secondary position of a Problem.
+type Related struct {
+	Pos     token.Pos
+	Message string
+}
+
+func problemf(pos, end token.Pos, format string, args ...any) Problem {
+	return Problem{Pos: pos, End: end, Message: fmt.Sprintf(format, args...)}
+}
+
+// HasDirective reports whether any comment of file mentions the prefix; it
+// is the fast path that lets un-annotated packages skip all further work.
+func HasDirective(file *ast.File) bool {
+	for _, g := range file.Comments {
+		for _, c := range g.List {
+			if strings.HasPrefix(c.Text, Prefix) || looksLikeDirective(c.Text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// looksLikeDirective recognises near misses such as "// sync:tag" that a
+// user meant as a directive but that Go's directive convention ignores.
+func looksLikeDirective(text string) bool {
+	rest, ok := strings.CutPrefix(text, "//")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(rest, "sync:") || strings.HasPrefix(text, Prefix) {
+		return false
+	}
+	name, _, _ := strings.Cut(rest[len("sync:"):], " ")
+	_, known := kindNames[name]
+	return known
+}
+
+// ScanFile parses every //sync: comment of file. Syntax errors come back as
+// problems; the returned directives are well-formed.
+func ScanFile(file *ast.File) ([]*Directive, []Problem) {
+	var dirs []*Directive
+	var probs []Problem
+	for _, g := range file.Comments {
+		for _, c := range g.List {
+			if !strings.HasPrefix(c.Text, Prefix) {
+				if looksLikeDirective(c.Text) {
+					name := "sync:" + nearMissName(c.Text)
+					probs = append(probs, problemf(c.Slash, c.End(),
+						"comment is not read as a directive: write //%s, with no space after //", name))
+				}
+				continue
+			}
+			d, errs := parseDirective(c)
+			probs = append(probs, errs...)
+			if d != nil {
+				d.Group = g
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs, probs
+}
+
+// nearMissName returns the directive name of a near miss such as
+// "// sync:tag a,b" ("tag").
+func nearMissName(text string) string {
+	rest := strings.TrimLeft(text[2:], " \t")[len("sync:"):]
+	name, _, _ := strings.Cut(rest, " ")
+	return name
+}
+
+// parseDirective splits one comment. The text after the arguments may hold
+// an ordinary trailing comment introduced by " //".
+func parseDirective(c *ast.Comment) (*Directive, []Problem) {
+	body := c.Text[len(Prefix):]
+	name, args, _ := strings.Cut(body, " ")
+	kind, ok := kindNames[name]
+	if !ok {
+		return nil, []Problem{problemf(c.Slash, c.End(),
+			"unknown directive %s%s (known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore)", Prefix, name)}
+	}
+	if i := strings.Index(args, " //"); i >= 0 {
+		args = args[:i]
+	}
+	// argsPos is the position of args[0] in the file.
+	argsPos := c.Slash + token.Pos(len(Prefix)+len(name)+1)
+	d := &Directive{Kind: kind, Comment: c}
+	fields := splitFields(args, argsPos)
+
+	switch kind {
+	case KindTag:
+		if len(fields) != 1 {
+			return nil, []Problem{usage(c, kind, "//sync:tag V1,V2[,...] lists the loop's synchronization variables, phase first")}
+		}
+		list, probs := parseList(fields[0], false)
+		if probs != nil {
+			return nil, probs
+		}
+		d.List = list
+	case KindMsg:
+		switch len(fields) {
+		case 1:
+		case 2:
+			t, err := parseTarget(fields[0])
+			if err != nil {
+				return nil, []Problem{*err}
+			}
+			d.Target = t
+			fields = fields[1:]
+		default:
+			return nil, []Problem{usage(c, kind, "//sync:msg F1,F2[,...] in a type's doc comment, or //sync:msg pkg.Type F1,F2[,...]")}
+		}
+		list, probs := parseList(fields[0], true)
+		if probs != nil {
+			return nil, probs
+		}
+		d.List = list
+	case KindSend, KindRecv:
+		switch len(fields) {
+		case 0:
+		case 1:
+			t, err := parseTarget(fields[0])
+			if err != nil {
+				return nil, []Problem{*err}
+			}
+			d.Target = t
+		default:
+			return nil, []Problem{usage(c, kind, kind.String()+" in a function's doc comment, or "+kind.String()+" pkg.Func, pkg.T.Method or pkg.(*T).Method")}
+		}
+	case KindIgnore:
+		if len(fields) < 2 {
+			return nil, []Problem{usage(c, kind, "//sync:ignore ANALYZER reason: the reason is mandatory")}
+		}
+		list, probs := parseList(fields[0], false)
+		if probs != nil {
+			return nil, probs
+		}
+		d.List = list
+		d.Reason = strings.TrimSpace(args[fields[1].Pos-argsPos:])
+	}
+	return d, nil
+}
+
+func usage(c *ast.Comment, k Kind, form string) Problem {
+	return problemf(c.Slash, c.End(), "malformed %s: expected %s", k, form)
+}
+
+type field struct {
+	Text string
+	Pos  token.Pos
+}
+
+// splitFields splits s at runs of white space, keeping positions.
+func splitFields(s string, pos token.Pos) []field {
+	var out []field
+	start := -1
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, field{s[start:i], pos + token.Pos(start)})
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, field{s[start:], pos + token.Pos(start)})
+	}
+	return out
+}
+
+// parseList splits a comma-separated list of dotted paths.
+func parseList(f field, allowBlank bool) ([]*Item, []Problem) {
+	var items []*Item
+	off := 0
+	for _, part := range strings.Split(f.Text, ",") {
+		pos := f.Pos + token.Pos(off)
+		off += len(part) + 1
+		if part == "" {
+			return nil, []Problem{problemf(pos, pos+1, "empty element in list %q", f.Text)}
+		}
+		if part == "_" {
+			if !allowBlank {
+				return nil, []Problem{problemf(pos, pos+1, "_ is only allowed in //sync:msg")}
+			}
+			items = append(items, &Item{Text: part, Pos: pos, Path: []string{"_"}})
+			continue
+		}
+		path := strings.Split(part, ".")
+		for _, seg := range path {
+			if !isIdent(seg) {
+				return nil, []Problem{problemf(pos, pos+token.Pos(len(part)),
+					"%q is not a variable, field path or constant (want a name such as ballot, p.ballot or View.Round)", part)}
+			}
+		}
+		items = append(items, &Item{Text: part, Pos: pos, Path: path})
+	}
+	return items, nil
+}
+
+// parseTarget parses pkg.Func, pkg.T.Method, pkg.(*T).Method, or the same
+// without the package qualifier.
+func parseTarget(f field) (*Item, *Problem) {
+	path := strings.Split(f.Text, ".")
+	ok := len(path) <= 3
+	for _, seg := range path {
+		if isIdent(seg) {
+			continue
+		}
+		if strings.HasPrefix(seg, "(*") && strings.HasSuffix(seg, ")") && isIdent(seg[2:len(seg)-1]) {
+			continue
+		}
+		ok = false
+	}
+	if !ok {
+		p := problemf(f.Pos, f.Pos+token.Pos(len(f.Text)),
+			"%q is not a declaration name (want Name, pkg.Name, pkg.T.Method or pkg.(*T).Method)", f.Text)
+		return nil, &p
+	}
+	return &Item{Text: f.Text, Pos: f.Pos, Path: path}, nil
+}
+
+func isIdent(s string) bool {
+	if s == "" || s == "_" {
+		return false
+	}
+	for i, r := range s {
+		if r == utf8.RuneError || !(unicode.IsLetter(r) || r == '_' || i > 0 && unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}

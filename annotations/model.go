@@ -1,0 +1,346 @@
+package annotations
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Annotations is every //sync: directive of a package resolved to the
+// objects it names, together with the message types and communication
+// functions made known by the package's dependencies. It is the Result of
+// [Analyzer].
+type Annotations struct {
+	// Loops are the tagged loops in source order.
+	Loops []*Loop
+	// Msgs maps each message type (declared here or imported) to its tag
+	// mapping.
+	Msgs map[*types.TypeName]*Msg
+	// Comms maps each //sync:send and //sync:recv function or method.
+	Comms map[*types.Func]*Comm
+	// Ignores are the //sync:ignore directives.
+	Ignores []*Ignore
+	// Problems are the malformed or unresolvable directives; the
+	// syncdirective analyzer reports them.
+	Problems []Problem
+}
+
+// MsgOf returns the tag mapping of message type t, of a pointer to one, or
+// of an instance of a generic one; nil if t is no message type.
+func (a *Annotations) MsgOf(t types.Type) *Msg {
+	if a == nil || len(a.Msgs) == 0 || t == nil {
+		return nil
+	}
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	if n, ok := t.(*types.Named); ok {
+		return a.Msgs[n.Origin().Obj()]
+	}
+	return nil
+}
+
+// CommOf returns the //sync:send or //sync:recv annotation of fn, or nil.
+func (a *Annotations) CommOf(fn *types.Func) *Comm {
+	if a == nil || fn == nil || len(a.Comms) == 0 {
+		return nil
+	}
+	return a.Comms[fn.Origin()]
+}
+
+// A Loop is a for statement annotated with //sync:tag.
+type Loop struct {
+	// Stmt is the *ast.ForStmt or *ast.RangeStmt.
+	Stmt ast.Stmt
+	// Body is the loop body.
+	Body *ast.BlockStmt
+	// Func is the enclosing *ast.FuncDecl or *ast.FuncLit.
+	Func ast.Node
+	// Vars are the synchronization variables, phase first.
+	Vars []*SyncVar
+	// Parent is the nearest enclosing tagged loop of the same function,
+	// whose variables Vars repeats as a prefix.
+	Parent    *Loop
+	Directive *Directive
+}
+
+// Pos is the position of the loop's for keyword.
+func (l *Loop) Pos() token.Pos { return l.Stmt.Pos() }
+
+// TagString renders the loop's tag as written, e.g. "p.ballot,p.step".
+func (l *Loop) TagString() string {
+	names := make([]string, len(l.Vars))
+	for i, v := range l.Vars {
+		names[i] = v.Name
+	}
+	return strings.Join(names, ",")
+}
+
+// A SyncVar is one synchronization variable: a variable, or a path of
+// fields from one, such as p.state.view.Round.
+type SyncVar struct {
+	// Name is the variable as written in the directive.
+	Name string
+	Pos  token.Pos
+	// Root is the variable the path starts from (a local, parameter,
+	// receiver or package-level variable).
+	Root *types.Var
+	// Fields are the fields selected from Root, embedded fields included.
+	Fields []*types.Var
+	// Type is the variable's type, an integer type.
+	Type types.Type
+	// Enum lists the constants of Type, in order, when Type is a defined
+	// type with constants declared beside it (a Go enum).
+	Enum *Enum
+}
+
+// Same reports whether v and w denote the same variable.
+func (v *SyncVar) Same(w *SyncVar) bool {
+	if v.Root != w.Root || len(v.Fields) != len(w.Fields) {
+		return false
+	}
+	for i := range v.Fields {
+		if v.Fields[i] != w.Fields[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// An Enum is a defined integer type together with its constants, ordered by
+// value, as a round type in a Go enum.
+type Enum struct {
+	Type   *types.Named
+	Consts []*types.Const
+}
+
+// A Msg is the tag mapping of a message type (the paper's tagm).
+type Msg struct {
+	Type       *types.TypeName
+	Components []Component
+	// Pos is the position of the //sync:msg directive, or token.NoPos for a
+	// mapping imported from another package.
+	Pos token.Pos
+}
+
+// Partial reports whether the mapping leaves a synchronization variable
+// out (has a _ component); Condition III then requires equal tags.
+func (m *Msg) Partial() bool {
+	for _, c := range m.Components {
+		if c.Kind == Absent {
+			return true
+		}
+	}
+	return false
+}
+
+// Name is the message type's name, qualified when it is not declared in pkg.
+func (m *Msg) Name(pkg *types.Package) string {
+	if m.Type.Pkg() == pkg || m.Type.Pkg() == nil {
+		return m.Type.Name()
+	}
+	return m.Type.Pkg().Name() + "." + m.Type.Name()
+}
+
+// ComponentKind says how a message carries one tag component.
+type ComponentKind int
+
+// The component kinds.
+const (
+	Field  ComponentKind = iota + 1 // a field path of the message
+	Const                           // a constant: every message of the type has this value
+	Absent                          // _: not carried
+)
+
+// A Component is one position of a message's tag mapping.
+type Component struct {
+	Kind ComponentKind
+	// Text is the component as written, e.g. "View.Round".
+	Text string
+	// Fields is the path of fields for Kind == Field, embedded fields
+	// included; FieldIndex the corresponding struct field indices.
+	Fields     []*types.Var
+	FieldIndex []int
+	// Const and Value give the constant for Kind == Const. Const is nil
+	// when the constant's package is not among the imports.
+	Const *types.Const
+	Value constant.Value
+}
+
+// Type is the component's type (nil for Absent, or an imported constant
+// whose package is not visible).
+func (c *Component) Type() types.Type {
+	switch c.Kind {
+	case Field:
+		return c.Fields[len(c.Fields)-1].Type()
+	case Const:
+		if c.Const != nil {
+			return c.Const.Type()
+		}
+	}
+	return nil
+}
+
+// CommKind says whether a function sends or receives.
+type CommKind int
+
+// The communication kinds.
+const (
+	Send CommKind = iota + 1
+	Recv
+)
+
+func (k CommKind) String() string {
+	if k == Send {
+		return "send"
+	}
+	return "recv"
+}
+
+// A Comm is a function or method annotated //sync:send or //sync:recv.
+type Comm struct {
+	Func *types.Func
+	Kind CommKind
+	// HasOK reports, for a receive, whether its last result is a bool or
+	// an error that tells "nothing received" (a timeout).
+	HasOK bool
+	// Pos is the directive's position, or token.NoPos when imported.
+	Pos token.Pos
+}
+
+// An Ignore is a //sync:ignore directive.
+type Ignore struct {
+	Directive *Directive
+	// Analyzers are the analyzer names it suppresses.
+	Analyzers []string
+	Reason    string
+	// File and Line locate the comment (unadjusted by //line); it matches
+	// diagnostics on Line and Line+1.
+	File string
+	Line int
+}
+
+// Pos is the position of the ignore comment.
+func (ig *Ignore) Pos() token.Pos { return ig.Directive.Pos() }
+
+// Matches reports whether ig suppresses a diagnostic of analyzer at pos.
+func (ig *Ignore) Matches(fset *token.FileSet, analyzer string, pos token.Pos) bool {
+	f := fset.File(pos)
+	if f == nil || f.Name() != ig.File {
+		return false
+	}
+	line := f.PositionFor(pos, false).Line
+	if line != ig.Line && line != ig.Line+1 {
+		return false
+	}
+	for _, a := range ig.Analyzers {
+		if a == analyzer {
+			return true
+		}
+	}
+	return false
+}
+
+// AnalyzerNames are the analyzers a //sync:ignore may name. They are part of
+// the language: users and scripts depend on them.
+var AnalyzerNames = []string{"syncdirective", "syncmono", "syncsend", "syncrecv", "syncjump"}
+
+func isAnalyzerName(s string) bool {
+	for _, n := range AnalyzerNames {
+		if n == s {
+			return true
+		}
+	}
+	return false
+}
+
+// isInteger reports whether t's underlying type is an integer type.
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// enumOf returns the constants declared with defined integer type t, in
+// value order, or nil.
+func enumOf(t types.Type) *Enum {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || !isInteger(n) {
+		return nil
+	}
+	scope := n.Obj().Pkg().Scope()
+	var consts []*types.Const
+	for _, name := range scope.Names() {
+		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), n) {
+			consts = append(consts, c)
+		}
+	}
+	if len(consts) == 0 {
+		return nil
+	}
+	sortConsts(consts)
+	return &Enum{Type: n, Consts: consts}
+}
+
+func sortConsts(cs []*types.Const) {
+	// Insertion sort: enums are small, and this keeps the order stable.
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && less(cs[j], cs[j-1]); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+func less(a, b *types.Const) bool {
+	if constant.Compare(a.Val(), token.EQL, b.Val()) {
+		return a.Name() < b.Name()
+	}
+	return constant.Compare(a.Val(), token.LSS, b.Val())
+}
+
+// fieldPath selects the fields named by path from a value of type t,
+// following embedded fields and pointers.
+func fieldPath(t types.Type, pkg *types.Package, path []string) (fields []*types.Var, index []int, err error) {
+	for i, name := range path {
+		obj, idx, _ := types.LookupFieldOrMethod(t, true, pkg, name)
+		prefix := strings.Join(path[:i], ".")
+		switch obj := obj.(type) {
+		case nil:
+			if prefix == "" {
+				return nil, nil, fmt.Errorf("%s has no field %s", typeString(t, pkg), name)
+			}
+			return nil, nil, fmt.Errorf("%s (%s) has no field %s", prefix, typeString(t, pkg), name)
+		case *types.Func:
+			return nil, nil, fmt.Errorf("%s is a method, not a field: version 1 of the language needs the field itself", strings.Join(path[:i+1], "."))
+		case *types.Var:
+			// Walk idx to record embedded fields too.
+			cur := t
+			for _, k := range idx {
+				st, ok := deref(cur).Underlying().(*types.Struct)
+				if !ok {
+					return nil, nil, fmt.Errorf("cannot select %s", name)
+				}
+				f := st.Field(k)
+				fields = append(fields, f)
+				index = append(index, k)
+				cur = f.Type()
+			}
+			t = obj.Type()
+		}
+	}
+	return fields, index, nil
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+func typeString(t types.Type, pkg *types.Package) string {
+	return types.TypeString(t, types.RelativeTo(pkg))
+}

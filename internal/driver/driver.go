@@ -1,0 +1,346 @@
+// Package driver implements the standalone ccvet command: it loads packages
+// with go/packages, runs the analyzers with x/tools' checker, and prints
+// the findings as text or JSON.
+//
+// Why not honnef.co/go/tools/lintcmd: it hard-codes staticcheck's
+// documentation URLs, drops diagnostics that set a Category, reads
+// staticcheck.conf and understands only //lint:ignore. The checker package
+// plus our own output gives the exact formats and exit codes we document,
+// with the same analysis graph that go vet runs.
+package driver
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// Exit codes of the standalone command.
+const (
+	ExitClean    = 0 // no findings
+	ExitFindings = 1 // at least one diagnostic
+	ExitError    = 2 // bad usage, or packages that failed to load or analyse
+)
+
+// IsVetInvocation reports whether args are those go vet passes to a
+// -vettool (-flags, -V=full, or a *.cfg file), which the unitchecker
+// protocol must handle.
+func IsVetInvocation(args []string) bool {
+	for _, a := range args {
+		if a == "-flags" || a == "--flags" || strings.HasPrefix(a, "-V") || strings.HasPrefix(a, "--V") {
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// Main runs the standalone command with args (without the program name)
+// and returns its exit code.
+func Main(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jsonOut := fs.Bool("json", false, "print findings as a JSON array")
+	tests := fs.Bool("test", true, "also analyse test files")
+	tags := fs.String("tags", "", "comma-separated build tags")
+	version := fs.Bool("version", false, "print the version and exit")
+	enabled := make(map[*analysis.Analyzer]*triState)
+	for _, a := range suite {
+		ts := new(triState)
+		enabled[a] = ts
+		title, _, _ := strings.Cut(a.Doc, "\n")
+		fs.Var(ts, a.Name, "enable "+a.Name+": "+title)
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `ccvet checks that annotated protocol loops are communication-closed.
+
+Usage:
+  ccvet [flags] [packages]     analyse packages (default ./...)
+  ccvet help [analyzer]        describe the analyzers
+  go vet -vettool=$(which ccvet) [packages]
+
+Exit status: 0 no findings, 1 findings, 2 errors.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if len(args) > 0 && args[0] == "help" {
+		return help(suite, args[1:], stdout, stderr)
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return ExitClean
+		}
+		return ExitError
+	}
+	if *version {
+		fmt.Fprintln(stdout, "ccvet", Version())
+		return ExitClean
+	}
+	analyzers := selectAnalyzers(suite, enabled)
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: *tests}
+	if *tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + *tags}
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccvet: %v\n", err)
+		return ExitError
+	}
+	if len(pkgs) == 0 {
+		fmt.Fprintf(stderr, "ccvet: no packages matched %s\n", strings.Join(patterns, " "))
+		return ExitError
+	}
+	exit := ExitClean
+	var good []*packages.Package
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			for _, e := range p.Errors {
+				fmt.Fprintf(stderr, "%s\n", e)
+			}
+			exit = ExitError
+			continue
+		}
+		good = append(good, p)
+	}
+	var findings []Finding
+	if len(good) > 0 {
+		graph, err := checker.Analyze(analyzers, good, nil)
+		if err != nil {
+			fmt.Fprintf(stderr, "ccvet: %v\n", err)
+			return ExitError
+		}
+		for act := range graph.All() {
+			if !act.IsRoot {
+				continue
+			}
+			if act.Err != nil {
+				fmt.Fprintf(stderr, "ccvet: %s: %v\n", act, act.Err)
+				exit = ExitError
+				continue
+			}
+			for _, d := range act.Diagnostics {
+				findings = append(findings, newFinding(act.Package.Fset, act.Analyzer, d))
+			}
+		}
+	}
+	findings = dedupe(findings)
+	if *jsonOut {
+		if findings == nil {
+			findings = []Finding{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(findings); err != nil {
+			fmt.Fprintf(stderr, "ccvet: %v\n", err)
+			return ExitError
+		}
+	} else {
+		for _, f := range findings {
+			fmt.Fprintf(stdout, "%s: %s (%s)\n", f.Posn, f.Message, f.Analyzer)
+			for _, r := range f.Related {
+				fmt.Fprintf(stdout, "\t%s: %s\n", r.Posn, r.Message)
+			}
+		}
+	}
+	if exit == ExitClean && len(findings) > 0 {
+		exit = ExitFindings
+	}
+	return exit
+}
+
+// A Finding is one diagnostic as printed by the command; -json prints a
+// list of them.
+type Finding struct {
+	Analyzer string    `json:"analyzer"`
+	Posn     string    `json:"posn"` // file:line:col
+	File     string    `json:"file"`
+	Line     int       `json:"line"`
+	Column   int       `json:"column"`
+	End      *Position `json:"end,omitempty"`
+	Message  string    `json:"message"`
+	Category string    `json:"category,omitempty"`
+	URL      string    `json:"url,omitempty"`
+	Related  []Related `json:"related,omitempty"`
+}
+
+// A Position is a line and column in Finding.File.
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Related is a secondary position of a finding, such as where a
+// synchronization variable was last set.
+type Related struct {
+	Posn    string `json:"posn"`
+	Message string `json:"message"`
+}
+
+func newFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) Finding {
+	p := fset.Position(d.Pos)
+	f := Finding{
+		Analyzer: a.Name,
+		File:     relPath(p.Filename),
+		Line:     p.Line,
+		Column:   p.Column,
+		Message:  d.Message,
+		Category: d.Category,
+		URL:      d.URL,
+	}
+	f.Posn = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+	if d.End.IsValid() && d.End > d.Pos {
+		e := fset.Position(d.End)
+		f.End = &Position{Line: e.Line, Column: e.Column}
+	}
+	if f.URL == "" {
+		f.URL = a.URL
+	}
+	for _, r := range d.Related {
+		rp := fset.Position(r.Pos)
+		rp.Filename = relPath(rp.Filename)
+		f.Related = append(f.Related, Related{Posn: fmt.Sprintf("%s:%d:%d", rp.Filename, rp.Line, rp.Column), Message: r.Message})
+	}
+	return f
+}
+
+// relPath shortens absolute paths below the working directory, as the go
+// command does.
+func relPath(name string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return name
+	}
+	if rel, err := filepath.Rel(wd, name); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return name
+}
+
+// dedupe sorts findings and drops the copies that come from analysing a
+// package both alone and with its tests.
+func dedupe(fs []Finding) []Finding {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if a.Analyzer != b.Analyzer {
+			return a.Analyzer < b.Analyzer
+		}
+		return a.Message < b.Message
+	})
+	out := fs[:0]
+	for i, f := range fs {
+		if i > 0 && f.Posn == fs[i-1].Posn && f.Analyzer == fs[i-1].Analyzer && f.Message == fs[i-1].Message {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// triState is a boolean flag that remembers whether it was set, as go vet's
+// analyzer flags do: naming analyzers selects only those; -name=false
+// disables one.
+type triState int
+
+const (
+	unset triState = iota
+	setTrue
+	setFalse
+)
+
+func (t *triState) IsBoolFlag() bool { return true }
+func (t *triState) String() string {
+	switch *t {
+	case setTrue:
+		return "true"
+	case setFalse:
+		return "false"
+	}
+	return "unset"
+}
+func (t *triState) Set(s string) error {
+	switch s {
+	case "true", "1", "t", "T", "TRUE", "True":
+		*t = setTrue
+	case "false", "0", "f", "F", "FALSE", "False":
+		*t = setFalse
+	default:
+		return fmt.Errorf("invalid boolean %q", s)
+	}
+	return nil
+}
+
+func selectAnalyzers(suite []*analysis.Analyzer, enabled map[*analysis.Analyzer]*triState) []*analysis.Analyzer {
+	anyTrue := false
+	for _, ts := range enabled {
+		anyTrue = anyTrue || *ts == setTrue
+	}
+	var out []*analysis.Analyzer
+	for _, a := range suite {
+		switch ts := *enabled[a]; {
+		case anyTrue && ts == setTrue, !anyTrue && ts != setFalse:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func help(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stdout, "ccvet analyzers (run 'ccvet help NAME' for details):")
+		fmt.Fprintln(stdout)
+		for _, a := range suite {
+			title, _, _ := strings.Cut(a.Doc, "\n")
+			fmt.Fprintf(stdout, "  %-14s %s\n", a.Name, title)
+		}
+		return ExitClean
+	}
+	status := ExitClean
+	for _, name := range args {
+		found := false
+		for _, a := range suite {
+			if a.Name == name {
+				found = true
+				fmt.Fprintf(stdout, "%s: %s\n\n%s\n", a.Name, a.Doc, a.URL)
+			}
+		}
+		if !found {
+			fmt.Fprintf(stderr, "ccvet: unknown analyzer %q\n", name)
+			status = ExitError
+		}
+	}
+	return status
+}
+
+// Version is the module version ccvet was built from, or "devel".
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,69 @@
+package syncdirective
+
+import (
+	"reflect"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/report"
+	"github.com/ccvet/ccvet/passes/syncjump"
+	"github.com/ccvet/ccvet/passes/syncmono"
+	"github.com/ccvet/ccvet/passes/syncrecv"
+	"github.com/ccvet/ccvet/passes/syncsend"
+	"golang.org/x/tools/go/analysis"
+)
+
+const doc = `report malformed //sync: annotations
+
+syncdirective reports each //sync:tag, //sync:msg, //sync:send,
+//sync:recv or //sync:ignore directive that it cannot read or resolve
+(an unknown name, a non-variable or non-integer synchronization
+variable, an unknown field, a directive attached to nothing, a nested
+tag that does not extend its parent, a //sync:msg arity that does not
+match the loop that uses the message), and each //sync:ignore that
+suppresses nothing.`
+
+// Analyzer reports malformed and unresolvable //sync: directives, and
+// //sync:ignore directives that match no diagnostic.
+//
+// It requires the four condition analyzers so that it can tell which
+// //sync:ignore directives they used.
+var Analyzer = &analysis.Analyzer{
+	Name:       "syncdirective",
+	Doc:        doc,
+	URL:        annotations.DocsURL + "#syncdirective",
+	Requires:   []*analysis.Analyzer{annotations.Analyzer, syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeFor[*report.Used](),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
+	rep := report.New(pass, ann)
+	for _, p := range ann.Problems {
+		d := analysis.Diagnostic{Pos: p.Pos, End: p.End, Message: p.Message}
+		for _, rel := range p.Related {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: rel.Pos, Message: rel.Message})
+		}
+		rep.Report(d)
+	}
+	used := []*report.Used{rep.Used()}
+	for _, a := range []*analysis.Analyzer{syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer} {
+		used = append(used, pass.ResultOf[a].(*report.Used))
+	}
+	for _, ig := range ann.Ignores {
+		matched := false
+		for _, u := range used {
+			matched = matched || u.Ignores[ig]
+		}
+		if !matched {
+			pass.Report(analysis.Diagnostic{
+				Pos:     ig.Pos(),
+				End:     ig.Directive.Comment.End(),
+				Message: "//sync:ignore " + strings.Join(ig.Analyzers, ",") + " matches no diagnostic on this line or the next: remove it",
+				URL:     pass.Analyzer.URL,
+			})
+		}
+	}
+	return rep.Used(), nil
+}

@@ -1,0 +1,16 @@
+// Package syncmono defines an Analyzer for condition I of a
+// synchronization tag: the synchronization tag never decreases.
+//
+// # Analyzer syncmono
+//
+// syncmono: check that the synchronization tag never decreases (condition I)
+//
+// Condition I of Definition 4 of "Reducing asynchrony to synchronized
+// rounds" (Drăgoi and Widder). Together the four conditions make a
+// //sync:tag loop communication-closed: no message crosses a round
+// boundary, so every asynchronous execution is indistinguishable from a
+// lock-step round-based one.
+//
+// The check itself is not implemented yet: the analyzer is registered so
+// that its name is stable, //sync:ignore can name it, and drivers list it.
+package syncmono

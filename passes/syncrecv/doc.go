@@ -1,0 +1,16 @@
+// Package syncrecv defines an Analyzer for condition III of a
+// synchronization tag: only messages of the current or a later round are stored.
+//
+// # Analyzer syncrecv
+//
+// syncrecv: check that a received message is stored only if it is from the current or a later round (condition III)
+//
+// Condition III of Definition 4 of "Reducing asynchrony to synchronized
+// rounds" (Drăgoi and Widder). Together the four conditions make a
+// //sync:tag loop communication-closed: no message crosses a round
+// boundary, so every asynchronous execution is indistinguishable from a
+// lock-step round-based one.
+//
+// The check itself is not implemented yet: the analyzer is registered so
+// that its name is stable, //sync:ignore can name it, and drivers list it.
+package syncrecv

@@ -1,0 +1,30 @@
+package syncrecv
+
+import (
+	"reflect"
+
+	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/report"
+	"golang.org/x/tools/go/analysis"
+)
+
+const doc = `check that a received message is stored only if it is from the current or a later round (condition III)
+
+Condition III of a synchronization tag: only messages of the current or a later round are stored.
+Not implemented yet; the analyzer reports nothing.`
+
+// Analyzer checks condition III: only messages of the current or a later round are stored.
+var Analyzer = &analysis.Analyzer{
+	Name:       "syncrecv",
+	Doc:        doc,
+	URL:        annotations.DocsURL + "#syncrecv",
+	Requires:   []*analysis.Analyzer{annotations.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeFor[*report.Used](),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
+	rep := report.New(pass, ann)
+	return rep.Used(), nil
+}

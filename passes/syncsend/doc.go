@@ -1,0 +1,16 @@
+// Package syncsend defines an Analyzer for condition II of a
+// synchronization tag: every message sent carries the current tag.
+//
+// # Analyzer syncsend
+//
+// syncsend: check that every message sent carries the tag of the round it is sent in (condition II)
+//
+// Condition II of Definition 4 of "Reducing asynchrony to synchronized
+// rounds" (Drăgoi and Widder). Together the four conditions make a
+// //sync:tag loop communication-closed: no message crosses a round
+// boundary, so every asynchronous execution is indistinguishable from a
+// lock-step round-based one.
+//
+// The check itself is not implemented yet: the analyzer is registered so
+// that its name is stable, //sync:ignore can name it, and drivers list it.
+package syncsend

@@ -1,0 +1,30 @@
+package syncsend
+
+import (
+	"reflect"
+
+	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/report"
+	"golang.org/x/tools/go/analysis"
+)
+
+const doc = `check that every message sent carries the tag of the round it is sent in (condition II)
+
+Condition II of a synchronization tag: every message sent carries the current tag.
+Not implemented yet; the analyzer reports nothing.`
+
+// Analyzer checks condition II: every message sent carries the current tag.
+var Analyzer = &analysis.Analyzer{
+	Name:       "syncsend",
+	Doc:        doc,
+	URL:        annotations.DocsURL + "#syncsend",
+	Requires:   []*analysis.Analyzer{annotations.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeFor[*report.Used](),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
+	rep := report.New(pass, ann)
+	return rep.Used(), nil
+}
