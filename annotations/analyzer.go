@@ -221,7 +221,11 @@ func (r *resolver) lookupTarget(d *Directive) types.Object {
 	}
 	obj := scope.Lookup(name)
 	if obj == nil {
-		r.itemErrorf(it, "undefined: %s", strings.Join(it.Path[:len(it.Path)-len(path)+1], "."))
+		if len(path) == len(it.Path) && len(path) > 1 && len(path[0]) > 0 && path[0][0] != '(' {
+			r.itemErrorf(it, "undefined: %s (no package %s is imported in this file)", path[0], path[0])
+		} else {
+			r.itemErrorf(it, "undefined: %s", strings.Join(it.Path[:len(it.Path)-len(path)+1], "."))
+		}
 		return nil
 	}
 	if len(path) == 1 {

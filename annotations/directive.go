@@ -167,38 +167,45 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 		return nil, []Problem{problemf(c.Slash, c.End(),
 			"unknown directive %s%s (known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore)", Prefix, name)}
 	}
-	if i := strings.Index(args, " //"); i >= 0 {
+	if strings.HasPrefix(args, "//") {
+		args = ""
+	} else if i := strings.Index(args, " //"); i >= 0 {
 		args = args[:i]
 	}
 	// argsPos is the position of args[0] in the file.
 	argsPos := c.Slash + token.Pos(len(Prefix)+len(name)+1)
 	d := &Directive{Kind: kind, Comment: c}
 	fields := splitFields(args, argsPos)
+	// rest is the text from fields[i] on, for lists that may contain
+	// spaces after their commas.
+	rest := func(i int) field {
+		return field{strings.TrimSpace(args[fields[i].Pos-argsPos:]), fields[i].Pos}
+	}
 
 	switch kind {
 	case KindTag:
-		if len(fields) != 1 {
+		if len(fields) == 0 {
 			return nil, []Problem{usage(c, kind, "//sync:tag V1,V2[,...] lists the loop's synchronization variables, phase first")}
 		}
-		list, probs := parseList(fields[0], false)
+		list, probs := parseList(rest(0), false)
 		if probs != nil {
 			return nil, probs
 		}
 		d.List = list
 	case KindMsg:
-		switch len(fields) {
-		case 1:
-		case 2:
+		if len(fields) == 0 {
+			return nil, []Problem{usage(c, kind, "//sync:msg F1,F2[,...] in a type's doc comment, or //sync:msg pkg.Type F1,F2[,...]")}
+		}
+		first := 0
+		if len(fields) >= 2 && !strings.Contains(fields[0].Text, ",") && !strings.HasPrefix(fields[1].Text, ",") {
 			t, err := parseTarget(fields[0])
 			if err != nil {
 				return nil, []Problem{*err}
 			}
 			d.Target = t
-			fields = fields[1:]
-		default:
-			return nil, []Problem{usage(c, kind, "//sync:msg F1,F2[,...] in a type's doc comment, or //sync:msg pkg.Type F1,F2[,...]")}
+			first = 1
 		}
-		list, probs := parseList(fields[0], true)
+		list, probs := parseList(rest(first), true)
 		if probs != nil {
 			return nil, probs
 		}
@@ -224,7 +231,7 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 			return nil, probs
 		}
 		d.List = list
-		d.Reason = strings.TrimSpace(args[fields[1].Pos-argsPos:])
+		d.Reason = rest(1).Text
 	}
 	return d, nil
 }
@@ -258,13 +265,16 @@ func splitFields(s string, pos token.Pos) []field {
 	return out
 }
 
-// parseList splits a comma-separated list of dotted paths.
+// parseList splits a comma-separated list of dotted paths; spaces may
+// follow the commas.
 func parseList(f field, allowBlank bool) ([]*Item, []Problem) {
 	var items []*Item
 	off := 0
-	for _, part := range strings.Split(f.Text, ",") {
-		pos := f.Pos + token.Pos(off)
-		off += len(part) + 1
+	for _, raw := range strings.Split(f.Text, ",") {
+		lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		part := strings.TrimSpace(raw)
+		pos := f.Pos + token.Pos(off+lead)
+		off += len(raw) + 1
 		if part == "" {
 			return nil, []Problem{problemf(pos, pos+1, "empty element in list %q", f.Text)}
 		}

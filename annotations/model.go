@@ -302,26 +302,30 @@ func less(a, b *types.Const) bool {
 }
 
 // fieldPath selects the fields named by path from a value of type t,
-// following embedded fields and pointers.
-func fieldPath(t types.Type, pkg *types.Package, path []string) (fields []*types.Var, index []int, err error) {
+// following embedded fields and pointers. root is the name of the value,
+// for messages.
+func fieldPath(t types.Type, pkg *types.Package, root string, path []string) (fields []*types.Var, index []int, err error) {
+	upto := func(n int) string {
+		if root == "" {
+			return strings.Join(path[:n], ".")
+		}
+		return root + "." + strings.Join(path[:n], ".")
+	}
+	full := upto(len(path))
 	for i, name := range path {
 		obj, idx, _ := types.LookupFieldOrMethod(t, true, pkg, name)
-		prefix := strings.Join(path[:i], ".")
 		switch obj := obj.(type) {
 		case nil:
-			if prefix == "" {
-				return nil, nil, fmt.Errorf("%s has no field %s", typeString(t, pkg), name)
-			}
-			return nil, nil, fmt.Errorf("%s (%s) has no field %s", prefix, typeString(t, pkg), name)
+			return nil, nil, fmt.Errorf("unknown field %s: %s has no field %s", full, typeString(t, pkg), name)
 		case *types.Func:
-			return nil, nil, fmt.Errorf("%s is a method, not a field: version 1 of the language needs the field itself", strings.Join(path[:i+1], "."))
+			return nil, nil, fmt.Errorf("%s is a method, not a field: version 1 of the language needs the field itself", upto(i+1))
 		case *types.Var:
 			// Walk idx to record embedded fields too.
 			cur := t
 			for _, k := range idx {
 				st, ok := deref(cur).Underlying().(*types.Struct)
 				if !ok {
-					return nil, nil, fmt.Errorf("cannot select %s", name)
+					return nil, nil, fmt.Errorf("cannot select %s in %s", name, full)
 				}
 				f := st.Field(k)
 				fields = append(fields, f)

@@ -78,12 +78,12 @@ func (r *resolver) resolveComponent(d *Directive, tn *types.TypeName, it *Item) 
 		c.Kind = Absent
 		return c, true
 	}
-	fields, index, ferr := fieldPath(tn.Type(), r.pass.Pkg, it.Path)
+	fields, index, ferr := fieldPath(tn.Type(), r.pass.Pkg, "", it.Path)
 	if ferr == nil {
 		t := fields[len(fields)-1].Type()
 		if !isInteger(t) {
 			r.itemErrorf(it, "field %s.%s has type %s: a tag component must have an integer type",
-				tn.Name(), it.Text, typeString(t, r.pass.Pkg))
+				typeString(tn.Type(), r.pass.Pkg), it.Text, typeString(t, r.pass.Pkg))
 			return c, false
 		}
 		c.Kind, c.Fields, c.FieldIndex = Field, fields, index
@@ -97,7 +97,11 @@ func (r *resolver) resolveComponent(d *Directive, tn *types.TypeName, it *Item) 
 		c.Kind, c.Const, c.Value = Const, k, k.Val()
 		return c, true
 	}
-	r.itemErrorf(it, "unknown field: %v (a component is a field path of the message, a constant of the round type, or _)", ferr)
+	if strings.Contains(ferr.Error(), "is a method") {
+		r.itemErrorf(it, "%v", ferr)
+	} else {
+		r.itemErrorf(it, "%v, and no constant %s is in scope (a component is a field path of the message, a constant of the round type, or _)", ferr, it.Text)
+	}
 	return c, false
 }
 
@@ -413,9 +417,9 @@ func (r *resolver) resolveVar(it *Item, scope *types.Scope, pos token.Pos) (*Syn
 	}
 	v := &SyncVar{Name: it.Text, Pos: it.Pos, Root: root, Type: root.Type()}
 	if len(path) > 1 {
-		fields, _, err := fieldPath(root.Type(), r.pass.Pkg, path[1:])
+		fields, _, err := fieldPath(root.Type(), r.pass.Pkg, path[0], path[1:])
 		if err != nil {
-			r.itemErrorf(it, "unknown field in %s: %v", it.Text, err)
+			r.itemErrorf(it, "%v", err)
 			return nil, false
 		}
 		v.Fields = fields
