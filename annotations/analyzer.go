@@ -125,7 +125,7 @@ func (r *resolver) importFacts() {
 			}
 		case *CommFact:
 			if fn, ok := of.Object.(*types.Func); ok {
-				r.ann.Comms[fn] = &Comm{Func: fn, Kind: f.Kind, HasOK: f.HasOK}
+				r.ann.Comms[fn] = &Comm{Func: fn, Kind: f.Kind, HasOK: f.HasOK, Pos: fn.Pos(), Imported: true}
 			}
 		}
 	}
@@ -143,7 +143,7 @@ func (r *resolver) importFacts() {
 		}
 		for _, fc := range f.Comms {
 			if fn, ok := r.lookupPath(fc.Pkg, fc.Path).(*types.Func); ok {
-				r.ann.Comms[fn] = &Comm{Func: fn, Kind: fc.Fact.Kind, HasOK: fc.Fact.HasOK}
+				r.ann.Comms[fn] = &Comm{Func: fn, Kind: fc.Fact.Kind, HasOK: fc.Fact.HasOK, Pos: fn.Pos(), Imported: true}
 			}
 		}
 	}

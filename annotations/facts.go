@@ -95,7 +95,7 @@ func msgFact(m *Msg) *MsgFact {
 // msgFromFact rebuilds a Msg; it fails only on facts that do not fit the
 // type, which would mean inconsistent export data.
 func msgFromFact(tn *types.TypeName, f *MsgFact, pkgs map[string]*types.Package) (*Msg, error) {
-	m := &Msg{Type: tn, Components: make([]Component, len(f.Components))}
+	m := &Msg{Type: tn, Components: make([]Component, len(f.Components)), Pos: tn.Pos(), Imported: true}
 	for i, fc := range f.Components {
 		c := Component{Kind: fc.Kind, Text: fc.Text}
 		switch fc.Kind {

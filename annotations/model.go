@@ -122,9 +122,11 @@ type Enum struct {
 type Msg struct {
 	Type       *types.TypeName
 	Components []Component
-	// Pos is the position of the //sync:msg directive, or token.NoPos for a
-	// mapping imported from another package.
+	// Pos is the position of the //sync:msg directive, or of the type's
+	// declaration for a mapping imported from another package.
 	Pos token.Pos
+	// Imported reports whether the mapping came from a dependency's facts.
+	Imported bool
 }
 
 // Partial reports whether the mapping leaves a synchronization variable
@@ -208,8 +210,10 @@ type Comm struct {
 	// HasOK reports, for a receive, whether its last result is a bool or
 	// an error that tells "nothing received" (a timeout).
 	HasOK bool
-	// Pos is the directive's position, or token.NoPos when imported.
+	// Pos is the directive's position, or the function's when imported.
 	Pos token.Pos
+	// Imported reports whether the annotation came from a dependency's facts.
+	Imported bool
 }
 
 // An Ignore is a //sync:ignore directive.

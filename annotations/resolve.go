@@ -49,7 +49,7 @@ func (r *resolver) resolveMsg(d *Directive, attached map[*ast.CommentGroup]attac
 		r.errorf(d.Pos(), d.Comment.End(), "message type %s is not a struct type", tn.Name())
 		return
 	}
-	if prev, ok := r.ann.Msgs[tn]; ok && prev.Pos.IsValid() {
+	if prev, ok := r.ann.Msgs[tn]; ok && !prev.Imported {
 		p := r.errorf(d.Pos(), d.Comment.End(), "message type %s already has a //sync:msg mapping", tn.Name())
 		p.Related = append(p.Related, Related{Pos: prev.Pos, Message: "first mapping"})
 		return
@@ -161,7 +161,7 @@ func (r *resolver) resolveComm(d *Directive, attached map[*ast.CommentGroup]atta
 		}
 	}
 	fn = fn.Origin()
-	if prev, ok := r.ann.Comms[fn]; ok && prev.Pos.IsValid() {
+	if prev, ok := r.ann.Comms[fn]; ok && !prev.Imported {
 		p := r.errorf(d.Pos(), d.Comment.End(), "%s is already annotated //sync:%s", fn.Name(), prev.Kind)
 		p.Related = append(p.Related, Related{Pos: prev.Pos, Message: "first annotation"})
 		return
@@ -565,8 +565,11 @@ func (r *resolver) checkUses() {
 func (r *resolver) checkUse(l *Loop, m *Msg, pos token.Pos) *Problem {
 	name := m.Name(r.pass.Pkg)
 	related := func(p *Problem) *Problem {
-		if m.Pos.IsValid() {
+		switch {
+		case !m.Imported:
 			p.Related = append(p.Related, Related{Pos: m.Pos, Message: "//sync:msg of " + name})
+		case m.Pos.IsValid():
+			p.Related = append(p.Related, Related{Pos: m.Pos, Message: name + " is declared here"})
 		}
 		p.Related = append(p.Related, Related{Pos: l.Directive.Pos(), Message: "//sync:tag of the loop"})
 		return p
@@ -615,12 +618,12 @@ func (r *resolver) resolveIgnore(d *Directive) {
 // exportFacts publishes this package's annotations to its importers.
 func (r *resolver) exportFacts() {
 	for tn, m := range r.ann.Msgs {
-		if tn.Pkg() == r.pass.Pkg && m.Pos.IsValid() {
+		if tn.Pkg() == r.pass.Pkg && !m.Imported {
 			r.pass.ExportObjectFact(tn, msgFact(m))
 		}
 	}
 	for fn, c := range r.ann.Comms {
-		if fn.Pkg() == r.pass.Pkg && c.Pos.IsValid() {
+		if fn.Pkg() == r.pass.Pkg && !c.Imported {
 			r.pass.ExportObjectFact(fn, &CommFact{Kind: c.Kind, HasOK: c.HasOK})
 		}
 	}

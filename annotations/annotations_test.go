@@ -1,0 +1,154 @@
+package annotations_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/annotations"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func TestFactsExported(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), annotations.Analyzer, "facts")
+	ann := results[0].Result.(*annotations.Annotations)
+	if len(ann.Problems) != 0 {
+		t.Fatalf("unexpected problems: %+v", ann.Problems)
+	}
+	var neg *annotations.Msg
+	for tn, m := range ann.Msgs {
+		if tn.Name() == "Neg" {
+			neg = m
+		}
+	}
+	if neg == nil || neg.Components[1].Value.String() != "-1" || neg.Partial() {
+		t.Fatalf("Neg mapping = %+v, want Ballot and the constant -1", neg)
+	}
+	for fn, c := range ann.Comms {
+		if fn.Name() == "Recv" && !c.HasOK {
+			t.Errorf("Recv: HasOK = false, want true (trailing bool)")
+		}
+	}
+}
+
+func parseOne(t *testing.T, src string) ([]*annotations.Directive, []annotations.Problem) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", "package p\n"+src+"\n", parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return annotations.ScanFile(f)
+}
+
+func TestScanFile(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		kind    annotations.Kind
+		target  string
+		list    []string
+		reason  string
+		problem string
+	}{
+		{src: "//sync:tag p.ballot,p.step", kind: annotations.KindTag, list: []string{"p.ballot", "p.step"}},
+		{src: "//sync:tag a, b ,c // trailing", kind: annotations.KindTag, list: []string{"a", "b", "c"}},
+		{src: "//sync:msg Ballot,_,Prepare", kind: annotations.KindMsg, list: []string{"Ballot", "_", "Prepare"}},
+		{src: "//sync:msg pb.Vote View.Round,Step", kind: annotations.KindMsg, target: "pb.Vote", list: []string{"View.Round", "Step"}},
+		{src: "//sync:msg Ballot, Step", kind: annotations.KindMsg, list: []string{"Ballot", "Step"}},
+		{src: "//sync:send", kind: annotations.KindSend},
+		{src: "//sync:recv pkg.(*T).Recv", kind: annotations.KindRecv, target: "pkg.(*T).Recv"},
+		{src: "//sync:ignore syncmono,syncsend the reason: see https://x", kind: annotations.KindIgnore, list: []string{"syncmono", "syncsend"}, reason: "the reason: see https://x"},
+		{src: "//sync:tag", problem: "malformed //sync:tag"},
+		{src: "//sync:tag a,,b", problem: "empty element"},
+		{src: "//sync:tag a.1", problem: "is not a variable"},
+		{src: "//sync:msg", problem: "malformed //sync:msg"},
+		{src: "//sync:send a b", problem: "malformed //sync:send"},
+		{src: "//sync:send (T).M", problem: "is not a declaration name"},
+		{src: "//sync:ignore syncmono", problem: "reason is mandatory"},
+		{src: "//sync:bogus", problem: "unknown directive //sync:bogus"},
+		{src: "// sync:msg A", problem: "write //sync:msg, with no space"},
+		{src: "// sync:nothing here", kind: 0},
+		{src: "//go:generate x", kind: 0},
+	} {
+		dirs, probs := parseOne(t, tc.src)
+		if tc.problem != "" {
+			if len(probs) != 1 || !strings.Contains(probs[0].Message, tc.problem) {
+				t.Errorf("%q: problems %+v, want one containing %q", tc.src, probs, tc.problem)
+			}
+			continue
+		}
+		if len(probs) != 0 {
+			t.Errorf("%q: unexpected problems %+v", tc.src, probs)
+			continue
+		}
+		if tc.kind == 0 {
+			if len(dirs) != 0 {
+				t.Errorf("%q: got directive %+v, want none", tc.src, dirs[0])
+			}
+			continue
+		}
+		if len(dirs) != 1 {
+			t.Errorf("%q: got %d directives", tc.src, len(dirs))
+			continue
+		}
+		d := dirs[0]
+		var list []string
+		for _, it := range d.List {
+			list = append(list, it.Text)
+		}
+		target := ""
+		if d.Target != nil {
+			target = d.Target.Text
+		}
+		if d.Kind != tc.kind || target != tc.target || strings.Join(list, "|") != strings.Join(tc.list, "|") || d.Reason != tc.reason {
+			t.Errorf("%q: got kind %v target %q list %q reason %q", tc.src, d.Kind, target, list, d.Reason)
+		}
+	}
+}
+
+// TestItemPositions checks that each item points at its own text, so that
+// diagnostics underline the offending name.
+func TestItemPositions(t *testing.T) {
+	src := "//sync:tag alpha,  beta,gamma"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", "package p\n"+src+"\n", parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, _ := annotations.ScanFile(f)
+	for _, it := range dirs[0].List {
+		off := fset.Position(it.Pos).Offset - len("package p\n")
+		if got := src[off : off+len(it.Text)]; got != it.Text {
+			t.Errorf("item %q points at %q", it.Text, got)
+		}
+	}
+}
+
+// FuzzScanFile checks that no comment text makes the scanner panic, and
+// that every item it returns lies inside its comment.
+func FuzzScanFile(f *testing.F) {
+	for _, s := range []string{"//sync:tag a,b", "//sync:msg p.T A,_", "//sync:ignore x y", "//sync:send pkg.(*T).M", "// sync:tag", "//sync:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if strings.ContainsAny(text, "\n\r") || !strings.HasPrefix(text, "//") {
+			return
+		}
+		c := &ast.Comment{Slash: 100, Text: text}
+		file := &ast.File{Comments: []*ast.CommentGroup{{List: []*ast.Comment{c}}}}
+		dirs, _ := annotations.ScanFile(file)
+		for _, d := range dirs {
+			items := d.List
+			if d.Target != nil {
+				items = append(items, d.Target)
+			}
+			for _, it := range items {
+				if it.Pos < c.Slash || it.End() > c.End() {
+					t.Fatalf("item %q at %d..%d outside comment %d..%d", it.Text, it.Pos, it.End(), c.Slash, c.End())
+				}
+			}
+		}
+	})
+}
