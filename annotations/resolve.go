@@ -305,7 +305,11 @@ func collectLoops(f *ast.File, line func(token.Pos) int, out *[]*loopSite) {
 	var frames []*frame
 	labels := make(map[ast.Stmt]int)
 	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
+		switch n.(type) {
+		case nil:
+			return false
+		case *ast.CommentGroup, *ast.Comment:
+			// A doc comment lies outside its function's extent.
 			return false
 		}
 		// Leave the functions and loops that n is not inside of.

@@ -73,6 +73,13 @@ func forInit() {
 	}
 }
 
+// documented has a doc comment, which lies before the function's extent.
+func (p *Proc) documented() {
+	//sync:tag p.ballot,p.step
+	for {
+	}
+}
+
 func (p *Proc) labeled() {
 	//sync:tag p.ballot,p.step
 outer:
