@@ -203,3 +203,33 @@ func TestHelp(t *testing.T) {
 		t.Errorf("help syncrecv: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestExamples runs the README's first set-up command, ccvet on the bundled
+// examples, and compares its output with testdata/examples.golden. Set
+// CCVET_UPDATE=1 to rewrite the golden file.
+func TestExamples(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, root, ccvet, "./examples/...")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (examples/mistakes has findings); stderr:\n%s", code, stderr)
+	}
+	golden := filepath.Join("testdata", "examples.golden")
+	if os.Getenv("CCVET_UPDATE") != "" {
+		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout != string(want) {
+		t.Errorf("ccvet ./examples/... printed:\n%s\nwant (%s):\n%s", stdout, golden, want)
+	}
+	if strings.Contains(stdout, "examples/zab") || strings.Contains(stdout, "examples/paxos") {
+		t.Errorf("findings on the correct protocols:\n%s", stdout)
+	}
+}
