@@ -8,6 +8,7 @@ import (
 	"go/token"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -53,3 +54,25 @@ func (r *Reporter) Reportf(pos token.Pos, format string, args ...any) {
 
 // Used returns the //sync:ignore directives that suppressed a diagnostic.
 func (r *Reporter) Used() *Used { return r.used }
+
+// Condition reports the findings of the tag dataflow for one condition:
+// violations end with the condition they break, and what could not be
+// decided starts with "cannot prove condition N:".
+func (r *Reporter) Condition(res *tagflow.Result, cond int) {
+	for _, l := range res.Loops {
+		for _, f := range l.Findings {
+			if f.Cond != cond {
+				continue
+			}
+			msg := f.Message + " (" + tagflow.ConditionText[cond] + ")"
+			if f.Unproven {
+				msg = "cannot prove condition " + tagflow.Roman[cond] + ": " + f.Message
+			}
+			d := analysis.Diagnostic{Pos: f.Pos, Message: msg}
+			for _, rel := range f.Related {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: rel.Pos, Message: rel.Message})
+			}
+			r.Report(d)
+		}
+	}
+}

@@ -1,0 +1,451 @@
+package tagflow
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+	"golang.org/x/tools/go/ssa"
+)
+
+var debug = os.Getenv("CCVET_DEBUG") != ""
+
+// receive is a communication point that receives.
+func (e *engine) receive(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.Pos, what string) {
+	e.jumpCheck(fr, b, st, pos, "this receive")
+	e.monoCheck(st, pos, what)
+	e.cp(st, pos, what)
+	st.opaque = false
+}
+
+// jumpCheck checks condition IV at a send or receive.
+func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.Pos, what string) {
+	p := st.pending
+	if p == nil {
+		return
+	}
+	if p.fr == fr && p.loop != nil && p.loop.blocks[b] {
+		return // still inside the reception that stored it
+	}
+	e.report(Finding{Cond: 4, Pos: pos,
+		Message: fmt.Sprintf("%s is reached while the mailbox may hold a %s of a later round (stored at line %d) and the tag has not jumped to it",
+			what, p.msg, e.line(p.pos)),
+		Related: []annotations.Related{{Pos: p.pos, Message: "message of a possibly later round stored here"}}})
+	st.pending = nil
+}
+
+// send is a communication point that sends the message val.
+func (e *engine) send(fr *frame, b *ssa.BasicBlock, st *pstate, val ssa.Value, pos token.Pos) {
+	e.jumpCheck(fr, b, st, pos, "this send")
+	e.monoCheck(st, pos, "send")
+	e.cp(st, pos, "send")
+	e.sendCheck(fr, st, val, pos)
+}
+
+// sendCheck checks condition II: each mapped component of the message
+// equals the current value of its synchronization variable.
+func (e *engine) sendCheck(fr *frame, st *pstate, val ssa.Value, pos token.Pos) {
+	for {
+		if mi, ok := val.(*ssa.MakeInterface); ok {
+			val = mi.X
+			continue
+		}
+		break
+	}
+	m := e.ann.MsgOf(val.Type())
+	if m == nil {
+		return
+	}
+	if len(m.Components) != len(e.vars) {
+		return // syncdirective reports the mismatch
+	}
+	_, ptr := val.Type().Underlying().(*types.Pointer)
+	t := e.term(fr, st, val)
+	name := m.Name(e.pass.Pkg)
+	for i, c := range m.Components {
+		v := e.vars[i]
+		switch c.Kind {
+		case annotations.Field:
+			ft := componentTerm(t, ptr, c)
+			switch r := st.fs.cmp(ft, st.cur[i]); r {
+			case relEQ:
+			case relUnknown:
+				e.report(Finding{Cond: 2, Pos: pos, Unproven: true,
+					Message: fmt.Sprintf("cannot tell that %s.%s of the %s sent here equals the current %s", name, c.Text, name, v.sv.Name)})
+			default:
+				msg := fmt.Sprintf("%s sent with %s different from the current %s", name, c.Text, v.sv.Name)
+				if st.set[i].IsValid() && (r == relLE || r == relLT) {
+					msg = fmt.Sprintf("%s sent with %s from before %s was set at line %d", name, c.Text, v.sv.Name, e.line(st.set[i]))
+				}
+				f := Finding{Cond: 2, Pos: pos, Message: msg}
+				if st.set[i].IsValid() {
+					f.Related = append(f.Related, annotations.Related{Pos: st.set[i], Message: v.sv.Name + " set here"})
+				}
+				e.report(f)
+			}
+		case annotations.Const:
+			ct := constTerm(c.Value)
+			switch st.fs.cmp(ct, st.cur[i]) {
+			case relEQ:
+			case relLT, relGT, relNE:
+				e.report(Finding{Cond: 2, Pos: pos,
+					Message: fmt.Sprintf("%s belongs to round %s but is sent while %s is not %s", name, c.Text, v.sv.Name, c.Text)})
+			default:
+				e.report(Finding{Cond: 2, Pos: pos, Unproven: true,
+					Message: fmt.Sprintf("cannot tell that %s is %s when %s (round %s) is sent", v.sv.Name, c.Text, name, c.Text)})
+			}
+		}
+	}
+}
+
+// componentTerm is the term of a message component's field.
+func componentTerm(msg term, ptr bool, c annotations.Component) term {
+	t := msg
+	if ptr {
+		t = derefOf(t)
+	}
+	s := string(t)
+	for i, f := range c.Fields {
+		if i > 0 {
+			if _, isPtr := c.Fields[i-1].Type().Underlying().(*types.Pointer); isPtr {
+				s += "*"
+			}
+		}
+		s += "." + strconv.Itoa(c.FieldIndex[i])
+		_ = f
+	}
+	return term(s)
+}
+
+// mailboxStore checks condition III where a value from a received message
+// is stored, and notes for condition IV when the message may be from a
+// later round.
+func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term, pos token.Pos, coll term, plain bool) {
+	_, info := st.tainted(val)
+	if info == nil {
+		return
+	}
+	mt, minfo := st.message(val)
+	if minfo == nil {
+		// Message-derived data whose message type is not known yet (the
+		// raw value of a receive); its type is checked where it is
+		// asserted, if it ever is stored as a message.
+		return
+	}
+	m := minfo.msg
+	if len(m.Components) != len(e.vars) {
+		return
+	}
+	name := m.Name(e.pass.Pkg)
+	ge, eq, maybeLess := e.tagCompare(st, mt, minfo.ptr, m)
+	if coll != "" {
+		ei := &elemInfo{msg: m, ptr: minfo.ptr, ge: ge && !m.Partial() || eq, plain: plain}
+		for i, c := range m.Components {
+			r := relUnknown
+			if c.Kind == annotations.Field {
+				r = st.fs.cmp(componentTerm(mt, minfo.ptr, c), st.cur[i])
+			}
+			ei.rels = append(ei.rels, r)
+			ei.curs = append(ei.curs, st.cur[i])
+		}
+		prev := st.taint[coll]
+		ni := &taintInfo{elem: ei}
+		if prev != nil {
+			ni.msg, ni.ptr, ni.elem = prev.msg, prev.ptr, joinElem(prev.elem, ei)
+		}
+		st.taint[coll] = ni
+	}
+	if debug {
+		fmt.Printf("mailboxStore %v: msg %s term %s ge=%v eq=%v less=%v cur=%v\n  facts %v\n", e.pass.Fset.Position(pos), name, mt, ge, eq, maybeLess, st.cur, st.fs)
+	}
+	partial := m.Partial()
+	switch {
+	case partial && eq, !partial && ge:
+		if !eq && st.pending == nil {
+			st.pending = &pendingJump{pos: pos, msg: name, fr: fr, loop: e.receptionLoop(fr, b)}
+		}
+	case st.opaque || !maybeLess:
+		e.report(Finding{Cond: 3, Pos: pos, Unproven: true,
+			Message: fmt.Sprintf("cannot tell that the %s stored here is from the current round or a later one (its filter calls code ccvet does not follow)", name)})
+	default:
+		want := ">="
+		if partial {
+			want = "=="
+		}
+		e.report(Finding{Cond: 3, Pos: pos,
+			Message: fmt.Sprintf("%s stored without checking that its tag is %s (%s): a message of an earlier round can get in", name, want, e.names(len(e.vars)))})
+	}
+}
+
+// tagCompare says whether the path's facts imply tag(m) >= tag and
+// tag(m) == tag, and whether tag(m) < tag is consistent with them.
+func (e *engine) tagCompare(st *pstate, mt term, ptr bool, m *annotations.Msg) (ge, eq, maybeLess bool) {
+	ge, eq = true, true
+	decided := false
+	for i, c := range m.Components {
+		var ct term
+		switch c.Kind {
+		case annotations.Absent:
+			continue
+		case annotations.Field:
+			ct = componentTerm(mt, ptr, c)
+		case annotations.Const:
+			ct = constTerm(c.Value)
+		}
+		r := st.fs.cmp(ct, st.cur[i])
+		if r != relEQ {
+			eq = false
+		}
+		if decided {
+			continue
+		}
+		switch r {
+		case relEQ, relGE:
+		case relGT:
+			decided = true
+		default:
+			ge = false
+			decided = true
+		}
+	}
+	// Is "tag(m) < tag" consistent? Try each position as the first smaller
+	// component.
+	for i, c := range m.Components {
+		if c.Kind == annotations.Absent {
+			continue
+		}
+		fs := st.fs
+		ok := true
+		for j := 0; j < i && ok; j++ {
+			if m.Components[j].Kind == annotations.Absent {
+				continue
+			}
+			fs = fs.with(mkFact(e.compTerm(mt, ptr, m.Components[j]), token.EQL, st.cur[j]))
+		}
+		fs = fs.with(mkFact(e.compTerm(mt, ptr, c), token.LSS, st.cur[i]))
+		if ok && fs.consistent() {
+			maybeLess = true
+			break
+		}
+	}
+	return ge, eq, maybeLess
+}
+
+func (e *engine) compTerm(mt term, ptr bool, c annotations.Component) term {
+	if c.Kind == annotations.Const {
+		return constTerm(c.Value)
+	}
+	return componentTerm(mt, ptr, c)
+}
+
+// call interprets a call: a communication function, an inlined function
+// of the package, or an opaque call that may change the tag.
+func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []*pstate {
+	common := in.Common()
+	own := string(e.term(fr, nil, in))
+	st.redefine(own)
+	delete(st.alias, own)
+	if bi, ok := common.Value.(*ssa.Builtin); ok {
+		e.builtin(fr, st, in, bi)
+		return []*pstate{st}
+	}
+	fnObj := calleeObj(common)
+	if c := e.ann.CommOf(fnObj); c != nil {
+		if c.Kind == annotations.Send {
+			args := common.Args
+			if !common.IsInvoke() && common.Signature().Recv() != nil && len(args) > 0 {
+				args = args[1:]
+			}
+			e.jumpCheck(fr, b, st, in.Pos(), "this send")
+			e.monoCheck(st, in.Pos(), "send")
+			e.cp(st, in.Pos(), "send")
+			for _, a := range args {
+				e.sendCheck(fr, st, a, in.Pos())
+			}
+		} else {
+			e.receive(fr, b, st, in.Pos(), "receive")
+			t := e.term(fr, st, in)
+			sig := common.Signature()
+			if res := sig.Results(); res.Len() == 1 {
+				e.taint(st, t, res.At(0).Type(), false)
+			} else {
+				for i := 0; i < res.Len(); i++ {
+					e.taint(st, term(string(t)+"#"+strconv.Itoa(i)), res.At(i).Type(), false)
+				}
+			}
+		}
+		return []*pstate{st}
+	}
+	callee, bind := e.inlinable(fr, st, common)
+	if callee != nil {
+		return e.inline(fr, st, in, callee, bind)
+	}
+	e.opaqueCall(fr, st, in, common)
+	return []*pstate{st}
+}
+
+func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
+	t := e.term(fr, st, in)
+	switch bi.Name() {
+	case "append":
+		var res *taintInfo
+		for _, a := range in.Call.Args {
+			if _, info := st.tainted(e.term(fr, st, a)); info != nil {
+				if res == nil {
+					res = &taintInfo{}
+				}
+				res.elem = joinElem(res.elem, info.elem)
+			}
+		}
+		if res != nil {
+			st.taint[t] = res
+		}
+		// Appending a non-empty varargs slice gives a non-empty slice.
+		if args := in.Call.Args; len(args) == 2 {
+			if sl, ok := args[1].(*ssa.Slice); ok {
+				if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
+					st.fs = st.fs.with(mkFact(term("c:0"), token.LSS, t+"#len"))
+				}
+			}
+		}
+		if debug {
+			fmt.Printf("append %s -> %v\n", t, res != nil)
+		}
+	case "len":
+		if len(in.Call.Args) == 1 {
+			l := term(string(e.term(fr, st, in.Call.Args[0])) + "#len")
+			st.fs = st.fs.with(mkFact(t, token.EQL, l))
+			st.fs = st.fs.with(mkFact(term("c:0"), token.LEQ, l))
+			if c, ok := in.Call.Args[0].(*ssa.Const); ok && c.IsNil() {
+				st.fs = st.fs.with(mkFact(l, token.EQL, term("c:0")))
+			}
+		}
+	case "max", "min":
+		if !isIntegerType(in.Type()) {
+			return
+		}
+		for _, a := range in.Call.Args {
+			at := e.term(fr, st, a)
+			if bi.Name() == "max" {
+				st.fs = st.fs.with(mkFact(at, token.LEQ, t))
+			} else {
+				st.fs = st.fs.with(mkFact(t, token.LEQ, at))
+			}
+		}
+	}
+}
+
+// inlinable returns the function to interpret in place of the call, with
+// the terms of its parameters and free variables, when it is a function of
+// the package that matters to the tag.
+func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon) (*ssa.Function, map[ssa.Value]term) {
+	if c.IsInvoke() || fr.depth >= maxInlineDepth {
+		return nil, nil
+	}
+	var callee *ssa.Function
+	bind := make(map[ssa.Value]term)
+	switch v := c.Value.(type) {
+	case *ssa.Function:
+		callee = v
+	case *ssa.MakeClosure:
+		callee = v.Fn.(*ssa.Function)
+		for i, fv := range callee.FreeVars {
+			bind[fv] = e.term(fr, st, v.Bindings[i])
+		}
+	default:
+		return nil, nil
+	}
+	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] && !e.sum.relevant[callee.Origin()] {
+		return nil, nil
+	}
+	for f := fr; f != nil; f = nil {
+		if f.fn == callee {
+			return nil, nil // recursion
+		}
+	}
+	for i, p := range callee.Params {
+		if i < len(c.Args) {
+			bind[p] = e.term(fr, st, c.Args[i])
+		}
+	}
+	return callee, bind
+}
+
+func (e *engine) inline(fr *frame, st *pstate, in *ssa.Call, callee *ssa.Function, bind map[ssa.Value]term) []*pstate {
+	sub := &frame{fn: callee, ctx: fr.ctx + "." + strconv.Itoa(e.id(in)), bind: bind, depth: fr.depth + 1, loops: naturalLoops(callee)}
+	rets := e.run(sub, callee.Blocks[0], []*pstate{st}, false)
+	own := string(e.term(fr, nil, in))
+	var out []*pstate
+	for i, r := range rets {
+		r = r.clone()
+		vals := sub.retVals[i]
+		switch len(vals) {
+		case 0:
+		case 1:
+			r.alias[own] = vals[0]
+		default:
+			tup := "s:ret@" + sub.ctx
+			r.alias[own] = term(tup)
+			for j, v := range vals {
+				name := term(tup + "#" + strconv.Itoa(j))
+				if _, info := r.tainted(v); info != nil {
+					r.taint[name] = info
+				}
+				r.fs = r.fs.with(mkFact(name, token.EQL, v))
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// opaqueCall handles a call the engine does not interpret: it may change a
+// synchronization variable only if it can reach code of this package that
+// writes one.
+func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallCommon) {
+	may := ""
+	switch {
+	case c.IsInvoke():
+		if e.sum.mayWriteDynamic(c.Method.Name(), c.Signature()) {
+			may = "the method " + c.Method.Name() + " of an interface"
+		}
+	case c.StaticCallee() != nil:
+		callee := c.StaticCallee()
+		if callee.Pkg == e.fn.Pkg && e.sum.writes[callee] {
+			may = callee.Name()
+		}
+	default:
+		if e.sum.mayWriteDynamic("", c.Signature()) {
+			may = "a function value"
+		}
+	}
+	for _, a := range c.Args {
+		if mc, ok := a.(*ssa.MakeClosure); ok && e.sum.writes[mc.Fn.(*ssa.Function)] {
+			may = "a function literal passed to " + calleeName(c)
+		}
+	}
+	if may == "" {
+		return
+	}
+	for i, v := range e.vars {
+		st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", in.Pos(), i))
+		st.set[i] = in.Pos()
+		_ = v
+	}
+	e.report(Finding{Cond: 1, Pos: in.Pos(), Unproven: true,
+		Message: fmt.Sprintf("the call to %s may change %s and ccvet cannot follow it", may, e.names(len(e.vars)))})
+}
+
+func calleeName(c *ssa.CallCommon) string {
+	if c.IsInvoke() {
+		return c.Method.Name()
+	}
+	if f := c.StaticCallee(); f != nil {
+		return f.Name()
+	}
+	return strings.TrimSpace(c.Value.Name())
+}

@@ -1,0 +1,476 @@
+package tagflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Limits that keep the analysis of one loop bounded; past them the engine
+// says it cannot prove the conditions instead of running on.
+const (
+	maxStatesPerBlock = 48
+	maxSteps          = 200000
+	maxInlineDepth    = 4
+)
+
+// engine interprets one tagged loop.
+type engine struct {
+	pass *analysis.Pass
+	ann  *annotations.Annotations
+	loop *annotations.Loop
+	fn   *ssa.Function
+	sum  *summaries
+	out  *Loop
+
+	vars   []*varLoc
+	header *ssa.BasicBlock
+	region map[*ssa.BasicBlock]bool
+	ids    map[ssa.Value]int
+	steps  int
+	// frames are numbered for term names.
+	nframes int
+	// writeIdents are the identifiers assigned to, for lifted locals.
+	writeIdents map[*ast.Ident]bool
+	aborted     bool
+}
+
+// varLoc says where a synchronization variable lives in SSA.
+type varLoc struct {
+	sv *annotations.SyncVar
+	// obj is the root variable.
+	obj *types.Var
+	// fields are the struct field indices of the path.
+	fields []int
+	// root is the SSA value of the root in the loop's function: a pointer
+	// (parameter, free variable, alloc, global) whose pointee holds the
+	// path; nil for a lifted local that is itself the variable.
+	root ssa.Value
+	// lifted marks a local kept in SSA registers, tracked via DebugRef.
+	lifted bool
+	// base is the term of the pointer the field path starts from.
+	base term
+}
+
+// frame is one function being interpreted: the loop's function, or an
+// inlined callee.
+type frame struct {
+	fn    *ssa.Function
+	ctx   string
+	bind  map[ssa.Value]term
+	depth int
+	// loops are the natural loops of fn, for finding receptions.
+	loops []*natLoop
+	// live is the liveness of fn's values, computed on demand.
+	live liveness
+	// returns collects the states at the callee's return instructions.
+	returns []*pstate
+	retVals [][]term
+}
+
+// natLoop is a natural loop of the SSA control-flow graph.
+type natLoop struct {
+	header *ssa.BasicBlock
+	blocks map[*ssa.BasicBlock]bool
+}
+
+func newEngine(pass *analysis.Pass, ann *annotations.Annotations, l *annotations.Loop, fn *ssa.Function, sum *summaries, out *Loop) *engine {
+	return &engine{pass: pass, ann: ann, loop: l, fn: fn, sum: sum, out: out, ids: make(map[ssa.Value]int)}
+}
+
+func (e *engine) report(f Finding) { e.out.Findings = append(e.out.Findings, f) }
+
+func (e *engine) unprovenAll(pos token.Pos, format string, args ...any) {
+	for c := 1; c <= 4; c++ {
+		e.report(unproven(pos, c, format, args...))
+	}
+}
+
+// analyse runs the interpretation of the loop.
+func (e *engine) analyse() {
+	if e.fn.Blocks == nil {
+		e.unprovenAll(e.loop.Pos(), "the loop's function has no body in SSA")
+		return
+	}
+	loops := naturalLoops(e.fn)
+	e.header, e.region = e.findLoop(loops)
+	if e.header == nil {
+		e.unprovenAll(e.loop.Pos(), "cannot find the loop in SSA (does its body ever repeat?)")
+		return
+	}
+	if !e.locateVars() {
+		return
+	}
+	e.collectWriteIdents()
+	fr := &frame{fn: e.fn, ctx: "0", depth: 0, loops: loops}
+	e.nframes = 1
+	entry := &pstate{cur: make([]term, len(e.vars)), old: make([]term, len(e.vars)), set: make([]token.Pos, len(e.vars))}
+	for i := range e.vars {
+		entry.cur[i] = term(fmt.Sprintf("s:entry#%d", i))
+		entry.old[i] = entry.cur[i]
+	}
+	entry.cpPos, entry.cpWhat = e.loop.Pos(), "the start of the loop"
+	e.run(fr, e.header, []*pstate{entry}, true)
+}
+
+// findLoop maps the for statement to the largest natural loop whose code
+// lies inside it.
+func (e *engine) findLoop(loops []*natLoop) (*ssa.BasicBlock, map[*ssa.BasicBlock]bool) {
+	lo, hi := e.loop.Stmt.Pos(), e.loop.Stmt.End()
+	var best *natLoop
+	for _, nl := range loops {
+		inside, any := true, false
+		for b := range nl.blocks {
+			for _, instr := range b.Instrs {
+				p := instr.Pos()
+				if !p.IsValid() {
+					continue
+				}
+				if p < lo || p >= hi {
+					inside = false
+				} else if b == nl.header {
+					any = true
+				}
+			}
+		}
+		if inside && any && (best == nil || len(nl.blocks) > len(best.blocks)) {
+			best = nl
+		}
+	}
+	if best == nil {
+		return nil, nil
+	}
+	return best.header, best.blocks
+}
+
+// naturalLoops finds the natural loops of fn by their back edges.
+func naturalLoops(fn *ssa.Function) []*natLoop {
+	byHeader := make(map[*ssa.BasicBlock]*natLoop)
+	var out []*natLoop
+	for _, b := range fn.Blocks {
+		for _, s := range b.Succs {
+			if !s.Dominates(b) {
+				continue
+			}
+			nl := byHeader[s]
+			if nl == nil {
+				nl = &natLoop{header: s, blocks: map[*ssa.BasicBlock]bool{s: true}}
+				byHeader[s] = nl
+				out = append(out, nl)
+			}
+			// Add the blocks that reach b without passing the header.
+			stack := []*ssa.BasicBlock{b}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if nl.blocks[x] {
+					continue
+				}
+				nl.blocks[x] = true
+				stack = append(stack, x.Preds...)
+			}
+		}
+	}
+	return out
+}
+
+// locateVars finds each synchronization variable's root in SSA.
+func (e *engine) locateVars() bool {
+	for _, sv := range e.loop.Vars {
+		vl := &varLoc{sv: sv, obj: sv.Root}
+		t := sv.Root.Type()
+		for _, f := range sv.Fields {
+			st, ok := derefType(t).Underlying().(*types.Struct)
+			if !ok {
+				e.unprovenAll(sv.Pos, "cannot follow the field path of %s", sv.Name)
+				return false
+			}
+			for j := 0; j < st.NumFields(); j++ {
+				if st.Field(j) == f {
+					vl.fields = append(vl.fields, j)
+				}
+			}
+			t = f.Type()
+		}
+		root, lifted, ok := e.rootValue(sv.Root)
+		if !ok {
+			e.unprovenAll(sv.Pos, "cannot find where %s lives in the compiled code", sv.Name)
+			return false
+		}
+		if lifted && len(vl.fields) > 0 {
+			// A lifted local struct cannot have its fields assigned; a
+			// lifted pointer is the root of the path.
+			if _, isPtr := sv.Root.Type().Underlying().(*types.Pointer); !isPtr {
+				e.unprovenAll(sv.Pos, "cannot follow %s", sv.Name)
+				return false
+			}
+		}
+		vl.root, vl.lifted = root, lifted && len(vl.fields) == 0
+		vl.base = e.term(&frame{ctx: "0"}, nil, root)
+		switch root.(type) {
+		case *ssa.Alloc, *ssa.FreeVar, *ssa.Global:
+			// root is the variable's address; a pointer variable is loaded
+			// before its fields are selected.
+			if _, isPtr := sv.Root.Type().Underlying().(*types.Pointer); isPtr && len(vl.fields) > 0 {
+				vl.base = loadOf(vl.base)
+			}
+		}
+		e.vars = append(e.vars, vl)
+	}
+	return true
+}
+
+// rootValue finds the SSA value of a root variable in the loop's function.
+func (e *engine) rootValue(obj *types.Var) (ssa.Value, bool, bool) {
+	if obj.Parent() == e.pass.Pkg.Scope() || obj.Pkg() != e.pass.Pkg && obj.Parent() == obj.Pkg().Scope() {
+		// A package variable: its address is a global.
+		for _, m := range e.fn.Prog.AllPackages() {
+			if m.Pkg == obj.Pkg() {
+				if g := m.Var(obj.Name()); g != nil {
+					return g, false, true
+				}
+			}
+		}
+		return nil, false, false
+	}
+	for _, p := range e.fn.Params {
+		if p.Object() == obj {
+			if !hasAddrRef(e.fn, obj) {
+				return p, true, true
+			}
+		}
+	}
+	var lifted ssa.Value
+	for _, b := range e.fn.Blocks {
+		for _, instr := range b.Instrs {
+			ref, ok := instr.(*ssa.DebugRef)
+			if !ok || ref.Object() != obj {
+				continue
+			}
+			if ref.IsAddr {
+				return ref.X, false, true
+			}
+			lifted = ref.X
+		}
+	}
+	for _, fv := range e.fn.FreeVars {
+		if fv.Name() == obj.Name() && types.Identical(derefType(fv.Type()), obj.Type()) {
+			return fv, false, true
+		}
+	}
+	if lifted != nil {
+		return lifted, true, true
+	}
+	return nil, false, false
+}
+
+func hasAddrRef(fn *ssa.Function, obj *types.Var) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ref, ok := instr.(*ssa.DebugRef); ok && ref.Object() == obj && ref.IsAddr {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// collectWriteIdents finds the identifiers that are assigned to in the
+// loop's function, to tell writes of lifted locals from reads.
+func (e *engine) collectWriteIdents() {
+	e.writeIdents = make(map[*ast.Ident]bool)
+	syn := e.fn.Syntax()
+	if syn == nil {
+		return
+	}
+	ast.Inspect(syn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+					e.writeIdents[id] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				e.writeIdents[id] = true
+			}
+		case *ast.RangeStmt:
+			for _, x := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := x.(*ast.Ident); ok {
+					e.writeIdents[id] = true
+				}
+			}
+		}
+		return true
+	})
+}
+
+func (e *engine) id(v ssa.Value) int {
+	if i, ok := e.ids[v]; ok {
+		return i
+	}
+	i := len(e.ids) + 1
+	e.ids[v] = i
+	return i
+}
+
+// term names v in frame fr and state st.
+func (e *engine) term(fr *frame, st *pstate, v ssa.Value) term {
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.Value != nil && (v.Value.Kind() == constant.Int || v.Value.Kind() == constant.Bool) {
+			return constTerm(v.Value)
+		}
+		if v.IsNil() {
+			return "c:nil"
+		}
+	case *ssa.Parameter, *ssa.FreeVar:
+		if t, ok := fr.bind[v]; ok {
+			return t
+		}
+	case *ssa.Global:
+		return term("g:" + v.Pkg.Pkg.Path() + "." + v.Name())
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			if e.varAt(fr, st, v.X) >= 0 {
+				break // a load of a synchronization variable: its own value
+			}
+			return loadOf(e.term(fr, st, v.X))
+		}
+	case *ssa.FieldAddr:
+		return term(string(derefOf(e.term(fr, st, v.X))) + "." + strconv.Itoa(v.Field) + "&")
+	case *ssa.Field:
+		return term(string(e.term(fr, st, v.X)) + "." + strconv.Itoa(v.Field))
+	case *ssa.IndexAddr:
+		idx := "?" + strconv.Itoa(e.id(v))
+		if c, ok := v.Index.(*ssa.Const); ok && c.Value != nil {
+			idx = c.Value.ExactString()
+		}
+		return term(string(derefOf(e.term(fr, st, v.X))) + "[" + idx + "]&")
+	case *ssa.Lookup:
+		if _, isMap := v.X.Type().Underlying().(*types.Map); isMap {
+			t := term(string(derefOf(e.term(fr, st, v.X))) + "[?" + strconv.Itoa(e.id(v)) + "]")
+			if v.CommaOk {
+				return t + "#"
+			}
+			return t
+		}
+	case *ssa.Slice:
+		return term(string(e.term(fr, st, v.X)) + "[:]")
+	case *ssa.Index:
+		if c, ok := v.Index.(*ssa.Const); ok && c.Value != nil {
+			return term(string(e.term(fr, st, v.X)) + "[" + c.Value.ExactString() + "]")
+		}
+	case *ssa.ChangeType:
+		return e.term(fr, st, v.X)
+	case *ssa.Convert:
+		if isIntegerType(v.X.Type()) && isIntegerType(v.Type()) {
+			return e.term(fr, st, v.X)
+		}
+	case *ssa.MakeInterface:
+		return e.term(fr, st, v.X)
+	case *ssa.ChangeInterface:
+		return e.term(fr, st, v.X)
+	case *ssa.TypeAssert:
+		if !v.CommaOk {
+			return e.term(fr, st, v.X)
+		}
+		return term(string(e.term(fr, st, v.X)) + "#ok")
+	case *ssa.Extract:
+		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 {
+			return e.term(fr, st, ta.X)
+		}
+		if lk, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
+			if t := e.term(fr, st, lk); strings.HasSuffix(string(t), "#") {
+				return t[:len(t)-1]
+			}
+		}
+		return term(string(e.term(fr, st, v.Tuple)) + "#" + strconv.Itoa(v.Index))
+	}
+	own := term(fr.ctx + "/v" + strconv.Itoa(e.id(v)))
+	if st != nil {
+		if a, ok := st.alias[string(own)]; ok {
+			return a
+		}
+	}
+	return own
+}
+
+// loadOf is the term of the value stored at address a.
+func loadOf(a term) term {
+	if strings.HasSuffix(string(a), "&") {
+		return a[:len(a)-1]
+	}
+	return a + "*"
+}
+
+// derefOf is the term of what pointer p points to.
+func derefOf(p term) term {
+	if strings.HasSuffix(string(p), "&") {
+		return p[:len(p)-1]
+	}
+	return p + "*"
+}
+
+func isIntegerType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func isTracked(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsBoolean) != 0
+}
+
+// varAt returns the index of the synchronization variable whose address
+// addr is, or -1.
+func (e *engine) varAt(fr *frame, st *pstate, addr ssa.Value) int {
+	var path []int
+	x := addr
+	for {
+		switch a := x.(type) {
+		case *ssa.FieldAddr:
+			path = append(path, a.Field)
+			x = a.X
+			continue
+		case *ssa.UnOp:
+			if a.Op == token.MUL {
+				// A load of an embedded pointer field on the way.
+				if _, ok := a.X.(*ssa.FieldAddr); ok {
+					x = a.X
+					continue
+				}
+			}
+		}
+		break
+	}
+	// path is reversed.
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	for i, v := range e.vars {
+		if v.lifted || len(v.fields) != len(path) {
+			continue
+		}
+		same := true
+		for k := range path {
+			same = same && path[k] == v.fields[k]
+		}
+		if !same {
+			continue
+		}
+		if e.term(fr, st, x) == v.base {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,937 @@
+package tagflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+	"golang.org/x/tools/go/ssa"
+)
+
+// pstate is the abstract state of one path through the loop body.
+type pstate struct {
+	fs facts
+	// cur and old name each synchronization variable's value now and at
+	// the last communication point.
+	cur, old []term
+	// set is where each variable was last assigned.
+	set []token.Pos
+	// cpPos and cpWhat describe the last communication point.
+	cpPos  token.Pos
+	cpWhat string
+	// alias maps the term of a call inlined on this path to the term of
+	// what it returned.
+	alias map[string]term
+	// taint maps terms of values that come from received messages to the
+	// message mapping that applies (nil until the type is known).
+	taint map[term]*taintInfo
+	// pending is set when the mailbox may hold a message of a later round
+	// and the tag has not jumped to it yet.
+	pending *pendingJump
+	// opaque is set when the path passed a branch the engine could not
+	// read since the last receive.
+	opaque bool
+}
+
+type taintInfo struct {
+	msg *annotations.Msg
+	ptr bool // the term denotes a pointer to the message
+	// elem describes the messages held, when the term is a mailbox.
+	elem *elemInfo
+}
+
+type pendingJump struct {
+	pos  token.Pos
+	msg  string
+	fr   *frame
+	loop *natLoop
+}
+
+func (st *pstate) clone() *pstate {
+	c := *st
+	c.cur = append([]term(nil), st.cur...)
+	c.old = append([]term(nil), st.old...)
+	c.set = append([]token.Pos(nil), st.set...)
+	c.alias = make(map[string]term, len(st.alias))
+	for k, v := range st.alias {
+		c.alias[k] = v
+	}
+	c.taint = make(map[term]*taintInfo, len(st.taint))
+	for k, v := range st.taint {
+		c.taint[k] = v
+	}
+	return &c
+}
+
+func (st *pstate) key() string {
+	var b strings.Builder
+	b.WriteString(st.fs.key())
+	for i := range st.cur {
+		fmt.Fprintf(&b, "|%s>%s@%d", st.cur[i], st.old[i], st.set[i])
+	}
+	keys := make([]string, 0, len(st.taint))
+	for k, v := range st.taint {
+		m := ""
+		if v.msg != nil {
+			m = v.msg.Type.Name()
+		}
+		keys = append(keys, string(k)+":"+m)
+	}
+	sort.Strings(keys)
+	b.WriteString("|" + strings.Join(keys, ","))
+	akeys := make([]string, 0, len(st.alias))
+	for k, v := range st.alias {
+		akeys = append(akeys, k+"="+string(v))
+	}
+	sort.Strings(akeys)
+	b.WriteString("|" + strings.Join(akeys, ","))
+	if st.pending != nil {
+		fmt.Fprintf(&b, "|P%d", st.pending.pos)
+	}
+	if st.opaque {
+		b.WriteString("|O")
+	}
+	fmt.Fprintf(&b, "|cp%d", st.cpPos)
+	return b.String()
+}
+
+// addFact adds a op b and reports whether the state stays consistent.
+func (st *pstate) addFact(a term, op token.Token, b term) bool {
+	st.fs = st.fs.with(mkFact(a, op, b))
+	return st.fs.consistent()
+}
+
+// redefine is called when an SSA value is computed again (in a loop): the
+// facts about its previous value are kept under a primed name, and older
+// ones dropped.
+func (st *pstate) redefine(base string) {
+	primed := base + "'"
+	mentions := func(b string) bool {
+		for _, f := range st.fs {
+			if f.a.base() == b || f.b.base() == b {
+				return true
+			}
+		}
+		for i := range st.cur {
+			if st.cur[i].base() == b || st.old[i].base() == b {
+				return true
+			}
+		}
+		for k := range st.taint {
+			if k.base() == b {
+				return true
+			}
+		}
+		for _, v := range st.alias {
+			if v.base() == b {
+				return true
+			}
+		}
+		return false
+	}
+	if !mentions(base) && !mentions(primed) {
+		return
+	}
+	// The variables' values that are about to lose their names get
+	// synthetic ones, with what the facts say about them.
+	for i := range st.cur {
+		for j, t := range []*term{&st.cur[i], &st.old[i]} {
+			if t.base() != primed {
+				continue
+			}
+			name := st.freshName(i, j)
+			var add facts
+			for _, u := range st.terms() {
+				if u.base() == primed {
+					continue
+				}
+				if f, ok := relFact(name, st.fs.cmp(*t, u), u); ok {
+					add = append(add, f)
+				}
+			}
+			for k := range st.cur {
+				if k != i && st.cur[k] == *t {
+					st.cur[k] = name
+				}
+				if k != i && st.old[k] == *t {
+					st.old[k] = name
+				}
+			}
+			if j == 0 && st.old[i] == *t {
+				st.old[i] = name
+			}
+			*t = name
+			for _, f := range add {
+				st.fs = st.fs.with(f)
+			}
+		}
+	}
+	st.fs = st.fs.without(primed).rename(base, primed)
+	for i := range st.cur {
+		st.cur[i] = renameTerm(st.cur[i], base, primed)
+		st.old[i] = renameTerm(st.old[i], base, primed)
+	}
+	taint := make(map[term]*taintInfo, len(st.taint))
+	for k, v := range st.taint {
+		if k.base() == primed {
+			continue
+		}
+		taint[renameTerm(k, base, primed)] = v
+	}
+	st.taint = taint
+	for k, v := range st.alias {
+		st.alias[k] = renameTerm(v, base, primed)
+	}
+}
+
+// tainted returns the message information of the longest tainted term t
+// lies within.
+func (st *pstate) tainted(t term) (term, *taintInfo) {
+	var best term
+	var info *taintInfo
+	for k, v := range st.taint {
+		if within(t, k) && len(k) >= len(best) {
+			if info == nil || len(k) > len(best) || v.msg != nil {
+				best, info = k, v
+			}
+		}
+	}
+	return best, info
+}
+
+// message returns the tainted term with a known message type that t lies
+// within, or the term t itself when t is a message.
+func (st *pstate) message(t term) (term, *taintInfo) {
+	var best term
+	var info *taintInfo
+	for k, v := range st.taint {
+		if v.msg != nil && within(t, k) && len(k) >= len(best) {
+			best, info = k, v
+		}
+	}
+	return best, info
+}
+
+// run interprets fr.fn from block start with the given states. For the
+// loop's own frame (loopFrame), it stays in the loop region and checks
+// each back edge and exit; for an inlined callee it returns the states at
+// its return instructions.
+func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFrame bool) []*pstate {
+	seen := make(map[*ssa.BasicBlock]map[string]bool)
+	work := make(map[*ssa.BasicBlock][]*pstate)
+	var queue []*ssa.BasicBlock
+	push := func(b *ssa.BasicBlock, st *pstate) {
+		if e.aborted {
+			return
+		}
+		e.project(fr, b, st)
+		k := st.key()
+		if seen[b] == nil {
+			seen[b] = make(map[string]bool)
+		}
+		if seen[b][k] {
+			return
+		}
+		if len(seen[b]) >= maxStatesPerBlock {
+			if debug {
+				fmt.Printf("overflow at block %d (%s) of %s\n", b.Index, b.Comment, fr.fn.Name())
+				n := 0
+				for k := range seen[b] {
+					if n++; n < 6 {
+						fmt.Println("  ", k)
+					}
+				}
+			}
+			e.abort(b, "too many distinct paths through the loop")
+			return
+		}
+		seen[b][k] = true
+		if len(work[b]) == 0 {
+			queue = append(queue, b)
+		}
+		work[b] = append(work[b], st)
+	}
+	for _, st := range states {
+		push(start, st)
+	}
+	for len(queue) > 0 && !e.aborted {
+		b := queue[0]
+		queue = queue[1:]
+		sts := work[b]
+		work[b] = nil
+		for _, st := range sts {
+			e.block(fr, b, st.clone(), loopFrame, push)
+		}
+	}
+	return fr.returns
+}
+
+func (e *engine) abort(b *ssa.BasicBlock, why string) {
+	if e.aborted {
+		return
+	}
+	e.aborted = true
+	e.unprovenAll(e.loop.Pos(), "%s (the analysis gave up)", why)
+}
+
+// block interprets one block from its first non-phi instruction.
+func (e *engine) block(fr *frame, b *ssa.BasicBlock, st *pstate, loopFrame bool, push func(*ssa.BasicBlock, *pstate)) {
+	states := []*pstate{st}
+	for _, instr := range b.Instrs {
+		if _, ok := instr.(*ssa.Phi); ok {
+			continue
+		}
+		e.steps++
+		if e.steps > maxSteps {
+			e.abort(b, "the loop is too large to analyse")
+			return
+		}
+		var next []*pstate
+		for _, s := range states {
+			next = append(next, e.step(fr, b, s, instr, loopFrame)...)
+		}
+		states = next
+		if len(states) == 0 {
+			return
+		}
+	}
+	for _, s := range states {
+		e.leave(fr, b, s, loopFrame, push)
+	}
+}
+
+// leave follows the control-flow edges at the end of block b.
+func (e *engine) leave(fr *frame, b *ssa.BasicBlock, st *pstate, loopFrame bool, push func(*ssa.BasicBlock, *pstate)) {
+	last := b.Instrs[len(b.Instrs)-1]
+	switch last := last.(type) {
+	case *ssa.If:
+		for i, succ := range b.Succs {
+			s := st.clone()
+			if !e.branch(fr, s, last.Cond, i == 0) {
+				continue // infeasible
+			}
+			e.edge(fr, b, succ, s, loopFrame, push)
+		}
+	case *ssa.Jump:
+		e.edge(fr, b, b.Succs[0], st, loopFrame, push)
+	case *ssa.Return:
+		if loopFrame {
+			e.monoCheck(st, last.Pos(), "the return from the loop")
+			return
+		}
+		var vals []term
+		for _, r := range last.Results {
+			vals = append(vals, e.term(fr, st, r))
+		}
+		fr.returns = append(fr.returns, st)
+		fr.retVals = append(fr.retVals, vals)
+	case *ssa.Panic:
+	}
+}
+
+// branch adds what cond (or its negation) implies; false if infeasible.
+func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool {
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		return e.branch(fr, st, u.X, !holds)
+	}
+	if bin, ok := cond.(*ssa.BinOp); ok && isCompare(bin.Op) && isTracked(bin.X.Type()) {
+		op := bin.Op
+		if !holds {
+			op = negate(op)
+		}
+		if debug {
+			fmt.Printf("branch %v: %s %s %s\n", e.pass.Fset.Position(bin.Pos()), e.term(fr, st, bin.X), op, e.term(fr, st, bin.Y))
+		}
+		return st.addFact(e.term(fr, st, bin.X), op, e.term(fr, st, bin.Y))
+	}
+	t := e.term(fr, st, cond)
+	if t.isConst() {
+		return constValue(t).String() == strconv.FormatBool(holds)
+	}
+	switch cond.(type) {
+	case *ssa.Call, *ssa.Extract:
+		// A predicate the engine does not look into (unless inlined),
+		// or an ok result.
+		if _, isCall := cond.(*ssa.Call); isCall {
+			st.opaque = true
+		}
+	}
+	return st.addFact(t, token.EQL, term("c:"+strconv.FormatBool(holds)))
+}
+
+func isCompare(op token.Token) bool {
+	switch op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+		return true
+	}
+	return false
+}
+
+// edge moves st along b -> succ, assigning succ's phis.
+func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame bool, push func(*ssa.BasicBlock, *pstate)) {
+	if loopFrame {
+		if succ == e.header {
+			e.monoCheck(st, e.loop.Pos(), "the next iteration")
+			st.pending = nil // the mailbox of this iteration is gone
+			e.cp(st, e.loop.Pos(), "the start of the next iteration")
+		} else if !e.region[succ] {
+			e.monoCheck(st, e.loop.Pos(), "the loop exit")
+			return
+		}
+	}
+	idx := -1
+	for i, p := range succ.Preds {
+		if p == b {
+			idx = i
+		}
+	}
+	// Evaluate all phis before assigning any (they are parallel).
+	type asg struct {
+		phi *ssa.Phi
+		val term
+		tnt *taintInfo
+	}
+	var asgs []asg
+	for _, instr := range succ.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if idx < 0 {
+			continue
+		}
+		v := phi.Edges[idx]
+		t := e.term(fr, st, v)
+		_, info := st.tainted(t)
+		asgs = append(asgs, asg{phi, t, info})
+	}
+	// Phis are assigned in parallel: an edge value that names a phi of
+	// this block means its previous value, which is primed below.
+	redefined := make(map[string]bool)
+	for _, a := range asgs {
+		own := e.term(fr, nil, a.phi)
+		st.redefine(string(own))
+		redefined[string(own)] = true
+	}
+	for i := range asgs {
+		if b := asgs[i].val.base(); redefined[b] {
+			asgs[i].val = renameTerm(asgs[i].val, b, b+"'")
+		}
+	}
+	for _, a := range asgs {
+		own := e.term(fr, nil, a.phi)
+		if isCollection(a.phi.Type()) {
+			if a.val == "c:nil" {
+				st.fs = st.fs.with(mkFact(own+"#len", token.EQL, term("c:0")))
+			} else {
+				st.fs = st.fs.with(mkFact(own+"#len", token.EQL, a.val+"#len"))
+			}
+		}
+		if isTracked(a.phi.Type()) {
+			st.fs = st.fs.with(mkFact(own, token.EQL, a.val))
+		}
+		if a.tnt != nil {
+			st.taint[own] = a.tnt
+		}
+	}
+	push(succ, st)
+}
+
+// cp records a communication point: the tag there becomes the reference
+// for condition I.
+func (e *engine) cp(st *pstate, pos token.Pos, what string) {
+	copy(st.old, st.cur)
+	st.cpPos, st.cpWhat = pos, what
+}
+
+// monoCheck checks condition I at a communication point: the tag is at
+// least what it was at the previous one.
+func (e *engine) monoCheck(st *pstate, pos token.Pos, what string) {
+	if e.atomicJump(st) {
+		return
+	}
+	for i, v := range e.vars {
+		r := st.fs.cmp(st.cur[i], st.old[i])
+		at := st.set[i]
+		if !at.IsValid() {
+			at = pos
+		}
+		switch r {
+		case relEQ, relGE:
+			continue
+		case relGT:
+			return
+		case relLT:
+			if debug {
+				fmt.Printf("mono LT at %v (%s): var %d cur=%s old=%s\n  facts %v\n", e.pass.Fset.Position(pos), what, i, st.cur[i], st.old[i], st.fs)
+			}
+			msg := fmt.Sprintf("%s is set lower than it was at %s", v.sv.Name, e.where(st.cpPos, st.cpWhat))
+			if i > 0 {
+				msg += fmt.Sprintf(", while %s did not increase", e.names(i))
+			}
+			f := Finding{Cond: 1, Pos: at, Message: msg}
+			f.Related = append(f.Related, annotations.Related{Pos: pos, Message: "the lower tag is reached at " + what})
+			e.report(f)
+			return
+		default:
+			if debug {
+				fmt.Printf("mono unknown at %v (%s): var %d cur=%s old=%s\n  facts %v\n", e.pass.Fset.Position(pos), what, i, st.cur[i], st.old[i], st.fs)
+			}
+			e.report(Finding{Cond: 1, Pos: at, Unproven: true,
+				Message: fmt.Sprintf("cannot tell that %s is not lower than at %s", v.sv.Name, e.where(st.cpPos, st.cpWhat))})
+			return
+		}
+	}
+}
+
+func (e *engine) names(n int) string {
+	var ss []string
+	for _, v := range e.vars[:n] {
+		ss = append(ss, v.sv.Name)
+	}
+	return strings.Join(ss, ",")
+}
+
+func (e *engine) where(pos token.Pos, what string) string {
+	if !pos.IsValid() {
+		return what
+	}
+	return fmt.Sprintf("%s (line %d)", what, e.pass.Fset.Position(pos).Line)
+}
+
+func (e *engine) line(pos token.Pos) int { return e.pass.Fset.Position(pos).Line }
+
+// step interprets one instruction; it returns the states after it (none
+// if the path ends, several if an inlined call returns along several).
+func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instruction, loopFrame bool) []*pstate {
+	define := func(v ssa.Value) {
+		own := term(fr.ctx + "/v" + strconv.Itoa(e.id(v)))
+		if e.term(fr, nil, v) == own {
+			st.redefine(string(own))
+		}
+	}
+	switch in := instr.(type) {
+	case *ssa.DebugRef:
+		e.debugRef(fr, b, st, in)
+	case *ssa.UnOp:
+		switch in.Op {
+		case token.MUL:
+			if i := e.varAt(fr, st, in.X); i >= 0 {
+				define(in)
+				if !st.addFact(e.term(fr, st, in), token.EQL, st.cur[i]) {
+					return nil
+				}
+			} else if isTracked(in.Type()) {
+				e.elemFacts(st, e.term(fr, st, in))
+			}
+		case token.ARROW:
+			define(in)
+			e.receive(fr, b, st, in.Pos(), "receive")
+			t := e.term(fr, st, in)
+			e.taint(st, t, in.Type(), in.CommaOk)
+		default:
+			define(in)
+		}
+	case *ssa.Store:
+		e.store(fr, b, st, in.Addr, in.Val, in.Pos())
+	case *ssa.BinOp:
+		define(in)
+		e.arith(fr, st, in)
+	case *ssa.Send:
+		e.send(fr, b, st, in.X, in.Pos())
+	case *ssa.Select:
+		define(in)
+		recv := false
+		for _, s := range in.States {
+			if s.Dir == types.SendOnly {
+				e.send(fr, b, st, s.Send, s.Pos)
+			} else {
+				recv = true
+			}
+		}
+		if recv {
+			e.receive(fr, b, st, in.Pos(), "receive")
+			t := e.term(fr, st, in)
+			st.taint[t] = &taintInfo{}
+		}
+	case *ssa.MakeMap, *ssa.MakeSlice:
+		v := instr.(ssa.Value)
+		define(v)
+		if mm, ok := instr.(*ssa.MakeMap); ok && mm.Reserve == nil || true {
+			if ms, ok := instr.(*ssa.MakeSlice); !ok || isZeroConst(ms.Len) {
+				st.fs = st.fs.with(mkFact(e.term(fr, st, v)+"#len", token.EQL, term("c:0")))
+			}
+		}
+	case *ssa.MapUpdate:
+		m := e.term(fr, st, in.Map)
+		st.fs = st.fs.without(string(m) + "#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
+		e.mailboxStore(fr, b, st, e.term(fr, st, in.Value), in.Pos(), e.term(fr, st, in.Map), false)
+	case *ssa.TypeAssert:
+		define(in)
+		e.refine(fr, st, in, in.X, in.AssertedType)
+	case *ssa.Extract:
+		define(in)
+		if ta, ok := in.Tuple.(*ssa.TypeAssert); ok && in.Index == 0 {
+			e.refine(fr, st, in, ta.X, ta.AssertedType)
+		}
+	case *ssa.Field, *ssa.FieldAddr, *ssa.Index, *ssa.IndexAddr, *ssa.Lookup:
+		v := instr.(ssa.Value)
+		define(v)
+		switch instr.(type) {
+		case *ssa.IndexAddr, *ssa.Lookup:
+			// An element at a variable index names a new element each time.
+			st.fs = st.fs.withoutSub("[?" + strconv.Itoa(e.id(v)) + "]")
+		}
+		e.refine(fr, st, v, nil, v.Type())
+		if isTracked(v.Type()) {
+			e.elemFacts(st, e.term(fr, st, v))
+		}
+	case *ssa.Next:
+		define(in)
+		if it, ok := in.Iter.(*ssa.Range); ok {
+			if _, info := st.tainted(e.term(fr, st, it.X)); info != nil {
+				st.taint[e.term(fr, st, in)] = &taintInfo{}
+			}
+		}
+	case *ssa.Slice:
+		define(in)
+		if _, info := st.tainted(e.term(fr, st, in.X)); info != nil {
+			st.taint[e.term(fr, st, in)] = info
+		}
+	case *ssa.Call:
+		return e.call(fr, b, st, in)
+	case *ssa.Go, *ssa.Defer:
+		// Goroutines and deferred calls run outside the loop's rounds.
+	default:
+		if v, ok := instr.(ssa.Value); ok {
+			define(v)
+		}
+	}
+	return []*pstate{st}
+}
+
+// taint marks a received value as message-derived.
+func (e *engine) taint(st *pstate, t term, typ types.Type, commaOk bool) {
+	if commaOk {
+		t += "#0"
+		typ = typ.(*types.Tuple).At(0).Type()
+	}
+	info := &taintInfo{}
+	if m := e.ann.MsgOf(typ); m != nil {
+		info.msg = m
+		_, info.ptr = typ.Underlying().(*types.Pointer)
+	}
+	st.taint[t] = info
+}
+
+// refine records the message type of a value derived from a received one
+// (a type assertion, an envelope's field).
+func (e *engine) refine(fr *frame, st *pstate, v ssa.Value, from ssa.Value, typ types.Type) {
+	m := e.ann.MsgOf(typ)
+	if m == nil {
+		return
+	}
+	src := v
+	if from != nil {
+		src = from
+	}
+	t := e.term(fr, st, v)
+	if _, info := st.tainted(e.term(fr, st, src)); info != nil {
+		_, ptr := typ.Underlying().(*types.Pointer)
+		st.taint[t] = &taintInfo{msg: m, ptr: ptr}
+	}
+}
+
+// arith records what an arithmetic result says about its operands.
+func (e *engine) arith(fr *frame, st *pstate, in *ssa.BinOp) {
+	if !isIntegerType(in.Type()) {
+		return
+	}
+	v := e.term(fr, st, in)
+	x, y := e.term(fr, st, in.X), e.term(fr, st, in.Y)
+	switch in.Op {
+	case token.ADD:
+		if y.isConst() {
+			e.offset(st, v, x, constValue(y).String())
+		} else if x.isConst() {
+			e.offset(st, v, y, constValue(x).String())
+		}
+	case token.SUB:
+		if y.isConst() {
+			s := constValue(y).String()
+			if strings.HasPrefix(s, "-") {
+				s = s[1:]
+			} else if s != "0" {
+				s = "-" + s
+			}
+			e.offset(st, v, x, s)
+		}
+	}
+}
+
+// offset records v = x + c for a constant c (as a decimal string).
+func (e *engine) offset(st *pstate, v, x term, c string) {
+	switch {
+	case c == "0":
+		st.fs = st.fs.with(mkFact(v, token.EQL, x))
+	case strings.HasPrefix(c, "-"):
+		st.fs = st.fs.with(mkFact(v, token.LSS, x))
+	default:
+		st.fs = st.fs.with(mkFact(x, token.LSS, v))
+	}
+}
+
+// debugRef follows assignments to lifted local synchronization variables,
+// and stores of messages into local mailbox variables.
+func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.DebugRef) {
+	if fr.depth != 0 || ref.IsAddr {
+		return
+	}
+	id, ok := ast.Unparen(ref.Expr).(*ast.Ident)
+	if !ok {
+		return
+	}
+	write := e.writeIdents[id]
+	for i, v := range e.vars {
+		if !v.lifted || ref.Object() != v.obj {
+			continue
+		}
+		t := e.term(fr, st, ref.X)
+		if write {
+			e.assign(fr, b, st, i, t, ref.Pos())
+		} else {
+			st.fs = st.fs.with(mkFact(t, token.EQL, st.cur[i]))
+		}
+		return
+	}
+	// Assigning a received message to a variable declared right there
+	// (m, ok := recv()) is not storing it; assigning it to a variable
+	// declared before is.
+	if obj := ref.Object(); write && obj != nil && obj.Pos() != id.Pos() {
+		e.mailboxStore(fr, b, st, e.term(fr, st, ref.X), ref.Pos(), "", false)
+	}
+}
+
+// assign records a store of value t into synchronization variable i.
+func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term, pos token.Pos) {
+	if l := e.receptionLoop(fr, b); l != nil {
+		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is set inside the reception loop, which may write only the mailbox", e.vars[i].sv.Name)})
+	}
+	st.cur[i] = t
+	st.set[i] = pos
+	if i == 0 && st.pending != nil {
+		if _, info := st.tainted(t); info != nil {
+			st.pending = nil // the jump to the mailbox's tag
+		}
+	}
+}
+
+// store interprets a store to memory.
+func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.Value, pos token.Pos) {
+	vt := e.term(fr, st, val)
+	if i := e.varAt(fr, st, addr); i >= 0 {
+		e.assign(fr, b, st, i, vt, pos)
+		return
+	}
+	loc := loadOf(e.term(fr, st, addr))
+	st.fs = st.fs.withoutLoc(loc)
+	if isTracked(val.Type()) {
+		st.fs = st.fs.with(mkFact(loc, token.EQL, vt))
+	}
+	_, info := st.tainted(vt)
+	if info != nil {
+		st.taint[loc] = info
+		if base, ok := baseOf(addr); ok {
+			if _, isAlloc := base.(*ssa.Alloc); isAlloc {
+				st.taint[e.term(fr, st, base)] = &taintInfo{}
+			}
+		}
+	}
+	local := false
+	if base, ok := baseOf(addr); ok {
+		_, local = base.(*ssa.Alloc)
+	}
+	if !local && e.receptionLoop(fr, b) != nil {
+		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(addr))})
+		return
+	}
+	if info != nil {
+		if a, ok := addr.(*ssa.Alloc); ok && isDeclaration(e, a, pos) {
+			return // m := <-ch: naming the message is not storing it
+		}
+		coll, plain := loc, true
+		if ia, ok := addr.(*ssa.IndexAddr); ok {
+			coll, plain = e.term(fr, st, ia.X), false
+		}
+		e.mailboxStore(fr, b, st, vt, pos, coll, plain)
+		return
+	}
+	// An unresolved pointer store may write an escaped synchronization field.
+	if _, ok := addr.(*ssa.FieldAddr); !ok {
+		for i, v := range e.vars {
+			if k, ok := lastFieldKey(v.sv); ok && e.sum.escaped[k] && types.Identical(derefType(addr.Type()), v.sv.Type) {
+				st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", pos, i))
+				st.set[i] = pos
+				e.report(Finding{Cond: 1, Pos: pos, Unproven: true, Message: fmt.Sprintf("this store through a pointer may write %s, whose address is taken elsewhere", v.sv.Name)})
+			}
+		}
+	}
+}
+
+// baseOf strips field and index selections and loads of them from addr.
+func baseOf(addr ssa.Value) (ssa.Value, bool) {
+	for {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.UnOp:
+			if a.Op != token.MUL {
+				return addr, true
+			}
+			addr = a.X
+		default:
+			return addr, true
+		}
+	}
+}
+
+// describe renders an address for messages, e.g. "p.est".
+func (e *engine) describe(addr ssa.Value) string {
+	switch a := addr.(type) {
+	case *ssa.FieldAddr:
+		st := derefType(a.X.Type()).Underlying().(*types.Struct)
+		return e.describe(a.X) + "." + st.Field(a.Field).Name()
+	case *ssa.UnOp:
+		return e.describe(a.X)
+	case *ssa.Global:
+		return a.Name()
+	case *ssa.Parameter:
+		return a.Name()
+	case *ssa.FreeVar:
+		return a.Name()
+	}
+	return "a variable"
+}
+
+// receptionLoop returns the innermost loop of fr's function that contains
+// b and a receive, and lies inside the tagged loop; nil if b is not in a
+// reception loop.
+func (e *engine) receptionLoop(fr *frame, b *ssa.BasicBlock) *natLoop {
+	var best *natLoop
+	for _, l := range fr.loops {
+		if !l.blocks[b] || fr.depth == 0 && (l.header == e.header || !e.region[l.header]) {
+			continue
+		}
+		if !e.hasReceive(l) {
+			continue
+		}
+		if best == nil || len(l.blocks) < len(best.blocks) {
+			best = l
+		}
+	}
+	return best
+}
+
+func (e *engine) hasReceive(l *natLoop) bool {
+	for b := range l.blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.UnOp:
+				if in.Op == token.ARROW {
+					return true
+				}
+			case *ssa.Select:
+				return true
+			case *ssa.Call:
+				if fn := calleeObj(in.Common()); fn != nil {
+					if c := e.ann.CommOf(fn); c != nil && c.Kind == annotations.Recv {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isDeclaration reports whether a store into alloc at pos initialises the
+// named local variable alloc on its declaration line.
+func isDeclaration(e *engine, a *ssa.Alloc, pos token.Pos) bool {
+	switch a.Comment {
+	case "", "varargs", "complit", "slicelit", "new":
+		return false
+	}
+	return a.Pos().IsValid() && pos.IsValid() && e.line(a.Pos()) == e.line(pos)
+}
+
+func isCollection(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	}
+	return false
+}
+
+func isZeroConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.String() == "0"
+}
+
+// freshName returns a synthetic name for variable i's current (j == 0) or
+// old value that the state does not use yet; two names per role suffice.
+func (st *pstate) freshName(i, j int) term {
+	for g := 0; ; g++ {
+		name := term(fmt.Sprintf("s:%c%d.%d", "co"[j], i, g))
+		used := false
+		for _, t := range st.terms() {
+			used = used || t == name
+		}
+		for k := range st.cur {
+			used = used || st.cur[k] == name || st.old[k] == name
+		}
+		if !used {
+			return name
+		}
+	}
+}
+
+// terms lists the terms the facts mention.
+func (st *pstate) terms() []term {
+	seen := make(map[term]bool)
+	var out []term
+	for _, f := range st.fs {
+		for _, t := range []term{f.a, f.b} {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// relFact renders "a r b" as a fact.
+func relFact(a term, r rel, b term) (fact, bool) {
+	switch r {
+	case relLT:
+		return mkFact(a, token.LSS, b), true
+	case relLE:
+		return mkFact(a, token.LEQ, b), true
+	case relEQ:
+		return mkFact(a, token.EQL, b), true
+	case relGE:
+		return mkFact(b, token.LEQ, a), true
+	case relGT:
+		return mkFact(b, token.LSS, a), true
+	case relNE:
+		return mkFact(a, token.NEQ, b), true
+	}
+	return fact{}, false
+}

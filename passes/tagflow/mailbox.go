@@ -1,0 +1,176 @@
+package tagflow
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+)
+
+// elemInfo describes every message stored in a mailbox (a collection, or a
+// single location): how each tag component related to the synchronization
+// variable's value at the time of the store. Facts about the received
+// message itself are lost once it goes through memory; these relations
+// carry what the filter established to the code after the reception.
+type elemInfo struct {
+	msg  *annotations.Msg
+	ptr  bool
+	rels []rel
+	curs []term
+	// ge is set when every store was proven to satisfy tag(m) >= tag.
+	ge bool
+	// plain marks a single-location mailbox (its element is the location).
+	plain bool
+}
+
+func joinRel(a, b rel) rel {
+	if a == b {
+		return a
+	}
+	ge := func(r rel) bool { return r == relEQ || r == relGT || r == relGE }
+	le := func(r rel) bool { return r == relEQ || r == relLT || r == relLE }
+	switch {
+	case ge(a) && ge(b):
+		return relGE
+	case le(a) && le(b):
+		return relLE
+	}
+	return relUnknown
+}
+
+func joinElem(a, b *elemInfo) *elemInfo {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	if a.msg != b.msg || len(a.rels) != len(b.rels) {
+		return &elemInfo{msg: a.msg, ptr: a.ptr, rels: make([]rel, len(a.rels)), curs: a.curs}
+	}
+	out := &elemInfo{msg: a.msg, ptr: a.ptr, ge: a.ge && b.ge, curs: a.curs, plain: a.plain && b.plain}
+	for i := range a.rels {
+		r := joinRel(a.rels[i], b.rels[i])
+		if a.curs[i] != b.curs[i] {
+			r = relUnknown
+		}
+		out.rels = append(out.rels, r)
+	}
+	return out
+}
+
+// elemFacts adds, for a term t that is a tag component of a message held in
+// a mailbox, the relation the mailbox's filter established.
+func (e *engine) elemFacts(st *pstate, t term) {
+	if debug {
+		var ks []string
+		for k, v := range st.taint {
+			ks = append(ks, fmt.Sprintf("%s(elem=%v)", k, v.elem != nil))
+		}
+		fmt.Printf("elemFacts %s taint %v\n", t, ks)
+	}
+	for k, info := range st.taint {
+		if info.elem == nil || !within(t, k) {
+			continue
+		}
+		rest := string(t)[len(k):]
+		var elem term
+		switch {
+		case info.elem.plain:
+			elem = k
+		case strings.HasPrefix(rest, "*["):
+			end := strings.IndexByte(rest, ']')
+			if end < 0 {
+				continue
+			}
+			elem = k + term(rest[:end+1])
+		case strings.HasPrefix(rest, "#1"), strings.HasPrefix(rest, "#2"):
+			elem = k + term(rest[:2])
+		default:
+			continue
+		}
+		ei := info.elem
+		for i, c := range ei.msg.Components {
+			if c.Kind != annotations.Field || i >= len(ei.rels) {
+				continue
+			}
+			if componentTerm(elem, ei.ptr, c) != t {
+				continue
+			}
+			switch ei.rels[i] {
+			case relEQ:
+				st.fs = st.fs.with(mkFact(t, token.EQL, ei.curs[i]))
+			case relGT:
+				st.fs = st.fs.with(mkFact(ei.curs[i], token.LSS, t))
+			case relGE:
+				st.fs = st.fs.with(mkFact(ei.curs[i], token.LEQ, t))
+			}
+		}
+	}
+}
+
+// elementOf returns the mailbox element that term t is a tag component of,
+// with its mailbox information.
+func (st *pstate) elementOf(t term) (term, *elemInfo, int) {
+	for k, info := range st.taint {
+		if info.elem == nil || !within(t, k) {
+			continue
+		}
+		rest := string(t)[len(k):]
+		var elem term
+		switch {
+		case info.elem.plain:
+			elem = k
+		case strings.HasPrefix(rest, "*["):
+			end := strings.IndexByte(rest, ']')
+			if end < 0 {
+				continue
+			}
+			elem = k + term(rest[:end+1])
+		case strings.HasPrefix(rest, "#1"), strings.HasPrefix(rest, "#2"):
+			elem = k + term(rest[:2])
+		default:
+			continue
+		}
+		for i, c := range info.elem.msg.Components {
+			if c.Kind == annotations.Field && componentTerm(elem, info.elem.ptr, c) == t {
+				return elem, info.elem, i
+			}
+		}
+	}
+	return "", nil, -1
+}
+
+// atomicJump reports whether the tag was set, component by component,
+// from one message of a mailbox whose every message was checked to carry
+// a tag at least the one of the last communication point: then the tag
+// as a whole did not decrease, whatever each component did.
+func (e *engine) atomicJump(st *pstate) bool {
+	var elem term
+	var info *elemInfo
+	for i := range e.vars {
+		el, ei, idx := st.elementOf(st.cur[i])
+		if ei == nil {
+			// A constant round equal to the message's constant component.
+			if info != nil && i < len(info.msg.Components) && info.msg.Components[i].Kind == annotations.Const &&
+				st.fs.cmp(st.cur[i], constTerm(info.msg.Components[i].Value)) == relEQ {
+				continue
+			}
+			return false
+		}
+		if idx != i || elem != "" && el != elem {
+			return false
+		}
+		elem, info = el, ei
+	}
+	if info == nil || !info.ge {
+		return false
+	}
+	for i := range e.vars {
+		if st.fs.cmp(st.old[i], info.curs[i]) != relEQ {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,159 @@
+// Package tagflow is the shared dataflow pass of ccvet: for each
+// //sync:tag loop it interprets the loop body over SSA, path by path, with
+// an abstract state that relates each synchronization variable to its value
+// at the last communication point, records what branch conditions imply
+// about message tags, and tracks which values come from received messages.
+// It reports nothing itself; the four condition analyzers report its
+// findings.
+package tagflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+
+	"github.com/ccvet/ccvet/annotations"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer computes the tag dataflow of every //sync:tag loop of a package.
+// It builds SSA only for packages that have a tagged loop.
+var Analyzer = &analysis.Analyzer{
+	Name:       "synctagflow",
+	Doc:        "computes the tag dataflow of //sync:tag loops (internal; reports nothing)",
+	URL:        annotations.DocsURL + "#the-analyzers",
+	Requires:   []*analysis.Analyzer{annotations.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result holds the findings for every tagged loop of the package.
+type Result struct {
+	Loops []*Loop
+}
+
+// Loop is the outcome of the dataflow for one tagged loop.
+type Loop struct {
+	Ann      *annotations.Loop
+	Findings []Finding
+}
+
+// A Finding is a violation of one condition, or a place where it could not
+// be proven.
+type Finding struct {
+	// Cond is the condition, 1 to 4.
+	Cond int
+	Pos  token.Pos
+	// Unproven marks a "cannot prove" finding: the analysis could not decide.
+	Unproven bool
+	Message  string
+	Related  []annotations.Related
+}
+
+// ConditionText explains each condition, for diagnostics.
+var ConditionText = [...]string{
+	1: "condition I: the tag never decreases",
+	2: "condition II: a message carries the tag of the round it is sent in",
+	3: "condition III: only messages of the current or a later round are stored, and a reception writes only the mailbox",
+	4: "condition IV: a process that stored a message from a later round jumps to that round before it sends or receives again",
+}
+
+// Roman numerals of the conditions.
+var Roman = [...]string{1: "I", 2: "II", 3: "III", 4: "IV"}
+
+func run(pass *analysis.Pass) (any, error) {
+	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
+	res := &Result{}
+	if len(ann.Loops) == 0 {
+		return res, nil
+	}
+	prog := ssa.NewProgram(pass.Fset, ssa.GlobalDebug)
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	ssapkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	ssapkg.Build()
+
+	funcs := sourceFuncs(pass, prog, ssapkg)
+	sum := newSummaries(pass, ann, funcs)
+	for _, l := range ann.Loops {
+		out := &Loop{Ann: l}
+		res.Loops = append(res.Loops, out)
+		fn := funcs[l.Func]
+		if fn == nil {
+			out.Findings = append(out.Findings, unproven(l.Pos(), 0, "the function containing the loop has no SSA form"))
+			continue
+		}
+		e := newEngine(pass, ann, l, fn, sum, out)
+		e.analyse()
+		out.Findings = dedupe(out.Findings)
+	}
+	return res, nil
+}
+
+func unproven(pos token.Pos, cond int, format string, args ...any) Finding {
+	return Finding{Cond: cond, Pos: pos, Unproven: true, Message: fmt.Sprintf(format, args...)}
+}
+
+// sourceFuncs maps each function declaration and literal to its SSA
+// function.
+func sourceFuncs(pass *analysis.Pass, prog *ssa.Program, pkg *ssa.Package) map[ast.Node]*ssa.Function {
+	m := make(map[ast.Node]*ssa.Function)
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		if syn := f.Syntax(); syn != nil {
+			m[syn] = f
+		}
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range pass.Files {
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if f := prog.FuncValue(obj); f != nil {
+				add(f)
+			}
+		}
+	}
+	// Package-level function literals (in variable initialisers) hang off init.
+	if init := pkg.Func("init"); init != nil {
+		add(init)
+	}
+	return m
+}
+
+func dedupe(fs []Finding) []Finding {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Pos != fs[j].Pos {
+			return fs[i].Pos < fs[j].Pos
+		}
+		if fs[i].Cond != fs[j].Cond {
+			return fs[i].Cond < fs[j].Cond
+		}
+		return fs[i].Message < fs[j].Message
+	})
+	var out []Finding
+	for i, f := range fs {
+		if i > 0 && f.Pos == fs[i-1].Pos && f.Cond == fs[i-1].Cond && f.Message == fs[i-1].Message {
+			continue
+		}
+		// A violation at a position makes a "cannot prove" there redundant.
+		if f.Unproven && len(out) > 0 && out[len(out)-1].Pos == f.Pos && out[len(out)-1].Cond == f.Cond && !out[len(out)-1].Unproven {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}

@@ -1,0 +1,37 @@
+package tagflow_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ccvet/ccvet/passes/tagflow"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// report turns every finding of the dataflow into a diagnostic, so that the
+// test can assert them with // want comments.
+var report = &analysis.Analyzer{
+	Name:     "tagflowreport",
+	Doc:      "reports the tag dataflow's findings (test only)",
+	Requires: []*analysis.Analyzer{tagflow.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[tagflow.Analyzer].(*tagflow.Result)
+		for _, l := range res.Loops {
+			for _, f := range l.Findings {
+				kind := "condition"
+				if f.Unproven {
+					kind = "cannot prove"
+				}
+				pass.Reportf(f.Pos, "%s %d: %s", kind, f.Cond, f.Message)
+			}
+		}
+		return nil, nil
+	},
+}
+
+func TestBasic(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "basic")
+}
+
+var _ = fmt.Sprint
