@@ -28,7 +28,13 @@ import (
 //	--- new
 //			if m.Ballot > p.ballot { // want `...`
 //	===
-const corpusDir = "../testdata/corpus"
+var corpusDir = func() string {
+	d, err := filepath.Abs("../testdata/corpus")
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
 
 // implemented lists the analyzers whose checks exist; mutants for the
 // others are materialised and type-checked, then skipped.
@@ -38,7 +44,7 @@ var implemented = map[string]bool{
 
 type mutant struct {
 	name, analyzer, file string
-	old, new           string
+	old, new             string
 }
 
 func corpusPackages(t *testing.T) []string {
