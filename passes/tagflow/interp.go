@@ -71,8 +71,10 @@ func (st *pstate) clone() *pstate {
 func (st *pstate) key() string {
 	var b strings.Builder
 	b.WriteString(st.fs.key())
+	// Positions (where a variable was set, the last communication point)
+	// only serve messages: paths that differ only there are merged.
 	for i := range st.cur {
-		fmt.Fprintf(&b, "|%s>%s@%d", st.cur[i], st.old[i], st.set[i])
+		fmt.Fprintf(&b, "|%s>%s", st.cur[i], st.old[i])
 	}
 	keys := make([]string, 0, len(st.taint))
 	for k, v := range st.taint {
@@ -91,12 +93,11 @@ func (st *pstate) key() string {
 	sort.Strings(akeys)
 	b.WriteString("|" + strings.Join(akeys, ","))
 	if st.pending != nil {
-		fmt.Fprintf(&b, "|P%d", st.pending.pos)
+		b.WriteString("|P")
 	}
 	if st.opaque {
 		b.WriteString("|O")
 	}
-	fmt.Fprintf(&b, "|cp%d", st.cpPos)
 	return b.String()
 }
 
@@ -744,17 +745,17 @@ func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.V
 		st.fs = st.fs.with(mkFact(loc, token.EQL, vt))
 	}
 	_, info := st.tainted(vt)
-	if info != nil {
+	local := false
+	if base, ok := baseOf(addr); ok {
+		_, local = base.(*ssa.Alloc)
+	}
+	if info != nil && (local || e.receptionLoop(fr, b) != nil) {
 		st.taint[loc] = info
 		if base, ok := baseOf(addr); ok {
 			if _, isAlloc := base.(*ssa.Alloc); isAlloc {
 				st.taint[e.term(fr, st, base)] = &taintInfo{}
 			}
 		}
-	}
-	local := false
-	if base, ok := baseOf(addr); ok {
-		_, local = base.(*ssa.Alloc)
 	}
 	if !local && e.receptionLoop(fr, b) != nil {
 		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(addr))})

@@ -1,6 +1,7 @@
 package tagflow
 
 import (
+	"fmt"
 	"go/token"
 	"strconv"
 	"strings"
@@ -116,13 +117,32 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		}
 		liveBase[prefix+strconv.Itoa(e.id(phi))] = true
 	}
+	// Memory below the function's parameters and free variables is the
+	// process state: facts about it are dropped at block boundaries, since
+	// ccvet follows the synchronization variables themselves and nothing
+	// else of that state.
+	stateBases := make(map[string]bool)
+	for _, p := range fr.fn.Params {
+		stateBases[e.term(fr, st, p).base()] = true
+	}
+	for _, fv := range fr.fn.FreeVars {
+		stateBases[e.term(fr, st, fv).base()] = true
+	}
 	keep := func(t term) bool {
 		if keepTerm[t] {
 			return true
 		}
+		if stateBases[t.base()] && string(t) != t.base() {
+			if _, info := st.tainted(t); info == nil {
+				return false
+			}
+		}
 		base := t.base()
+		if strings.HasPrefix(base, "s:") {
+			return false // synthetic values no longer named by a variable
+		}
 		if !strings.HasPrefix(base, prefix) || strings.Contains(base[len(prefix):], ".") {
-			return true // constants, synthetic terms, other frames
+			return true // constants, globals, other frames
 		}
 		if strings.HasSuffix(base, "'") {
 			return false
@@ -167,6 +187,45 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	for k := range st.taint {
 		if !keep(k) {
 			delete(st.taint, k)
+		}
+	}
+	// Give the variables' values that no SSA value names any more
+	// canonical names, so that paths that differ only in those names merge.
+	canon := make(map[term]term)
+	for i := range st.cur {
+		for j, t := range []term{st.cur[i], st.old[i]} {
+			if _, done := canon[t]; done || t.isConst() {
+				continue
+			}
+			if b := t.base(); strings.HasPrefix(b, prefix) && !strings.HasSuffix(b, "'") && liveBase[b] {
+				continue
+			}
+			if _, info := st.tainted(t); info != nil {
+				continue
+			}
+			canon[t] = term(fmt.Sprintf("s:%c%d", "co"[j], i))
+		}
+	}
+	if len(canon) > 0 {
+		var nfs facts
+		for _, f := range st.fs {
+			a, b := f.a, f.b
+			if c, ok := canon[a]; ok {
+				a = c
+			}
+			if c, ok := canon[b]; ok {
+				b = c
+			}
+			nfs = nfs.with(mkFact(a, f.op, b))
+		}
+		st.fs = nfs
+		for i := range st.cur {
+			if c, ok := canon[st.cur[i]]; ok {
+				st.cur[i] = c
+			}
+			if c, ok := canon[st.old[i]]; ok {
+				st.old[i] = c
+			}
 		}
 	}
 }
