@@ -330,6 +330,9 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 		}
 		for _, a := range in.Call.Args {
 			at := e.term(fr, st, a)
+			if _, info := st.tainted(at); info != nil && bi.Name() == "max" {
+				st.taint[t] = info
+			}
 			if bi.Name() == "max" {
 				st.fs = st.fs.with(mkFact(at, token.LEQ, t))
 			} else {

@@ -375,6 +375,16 @@ func isCompare(op token.Token) bool {
 
 // edge moves st along b -> succ, assigning succ's phis.
 func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame bool, push func(*ssa.BasicBlock, *pstate)) {
+	// Leaving a loop that assigns the phase (a loop computing the maximum
+	// tag of the mailbox, and not itself a reception) settles condition IV.
+	if st.pending != nil {
+		for _, l := range fr.loops {
+			if l.blocks[b] && !l.blocks[succ] && !(fr.depth == 0 && l.header == e.header) && !e.hasReceive(l) && e.assignsPhase(fr, l) {
+				st.pending = nil
+				break
+			}
+		}
+	}
 	if loopFrame {
 		if succ == e.header {
 			e.monoCheck(st, e.loop.Pos(), "the next iteration")
@@ -570,7 +580,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		}
 	case *ssa.MapUpdate:
 		m := e.term(fr, st, in.Map)
-		st.fs = st.fs.without(string(m) + "#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
+		st.fs = st.fs.withoutLoc(m+"#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
 		e.mailboxStore(fr, b, st, e.term(fr, st, in.Value), in.Pos(), e.term(fr, st, in.Map), false)
 	case *ssa.TypeAssert:
 		define(in)
@@ -849,7 +859,11 @@ func (e *engine) hasReceive(l *natLoop) bool {
 					return true
 				}
 			case *ssa.Select:
-				return true
+				for _, st := range in.States {
+					if st.Dir == types.RecvOnly {
+						return true
+					}
+				}
 			case *ssa.Call:
 				if fn := calleeObj(in.Common()); fn != nil {
 					if c := e.ann.CommOf(fn); c != nil && c.Kind == annotations.Recv {
@@ -935,4 +949,25 @@ func relFact(a term, r rel, b term) (fact, bool) {
 		return mkFact(a, token.NEQ, b), true
 	}
 	return fact{}, false
+}
+
+// assignsPhase reports whether loop l of fr's function assigns the first
+// synchronization variable.
+func (e *engine) assignsPhase(fr *frame, l *natLoop) bool {
+	v := e.vars[0]
+	for b := range l.blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Store:
+				if e.varAt(fr, nil, in.Addr) == 0 {
+					return true
+				}
+			case *ssa.DebugRef:
+				if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && v.lifted && in.Object() == v.obj && e.writeIdents[id] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -141,8 +141,12 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		if strings.HasPrefix(base, "s:") {
 			return false // synthetic values no longer named by a variable
 		}
-		if !strings.HasPrefix(base, prefix) || strings.Contains(base[len(prefix):], ".") {
-			return true // constants, globals, other frames
+		if inner := fr.ctx + "."; strings.HasPrefix(base, inner) {
+			// A value of a callee that has returned: kept only if named.
+			return liveBase[base]
+		}
+		if !strings.HasPrefix(base, prefix) {
+			return true // constants, globals, the callers' values
 		}
 		if strings.HasSuffix(base, "'") {
 			return false
