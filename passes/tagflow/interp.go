@@ -36,6 +36,13 @@ type pstate struct {
 	// opaque is set when the path passed a branch the engine could not
 	// read since the last receive.
 	opaque bool
+	// conds maps the terms of boolean values computed by comparisons (in
+	// inlined predicates, or merged by phis) to those comparisons.
+	conds map[term]fact
+	// copies maps a local variable's storage (a term ending in "*") to the
+	// term of the whole struct value last stored in it, so that its fields
+	// are named after the original (a received message, a parameter).
+	copies map[term]term
 }
 
 type taintInfo struct {
@@ -64,6 +71,14 @@ func (st *pstate) clone() *pstate {
 	c.taint = make(map[term]*taintInfo, len(st.taint))
 	for k, v := range st.taint {
 		c.taint[k] = v
+	}
+	c.copies = make(map[term]term, len(st.copies))
+	for k, v := range st.copies {
+		c.copies[k] = v
+	}
+	c.conds = make(map[term]fact, len(st.conds))
+	for k, v := range st.conds {
+		c.conds[k] = v
 	}
 	return &c
 }
@@ -176,6 +191,18 @@ func (st *pstate) redefine(base string) {
 	for i := range st.cur {
 		st.cur[i] = renameTerm(st.cur[i], base, primed)
 		st.old[i] = renameTerm(st.old[i], base, primed)
+	}
+	for k := range st.conds {
+		if k.base() == base || k.base() == primed {
+			delete(st.conds, k)
+		}
+	}
+	for k, v := range st.copies {
+		if k.base() == base || k.base() == primed || v.base() == primed {
+			delete(st.copies, k)
+		} else if v.base() == base {
+			st.copies[k] = renameTerm(v, base, primed)
+		}
 	}
 	taint := make(map[term]*taintInfo, len(st.taint))
 	for k, v := range st.taint {
@@ -354,13 +381,17 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 	if t.isConst() {
 		return constValue(t).String() == strconv.FormatBool(holds)
 	}
-	switch cond.(type) {
-	case *ssa.Call, *ssa.Extract:
-		// A predicate the engine does not look into (unless inlined),
-		// or an ok result.
-		if _, isCall := cond.(*ssa.Call); isCall {
-			st.opaque = true
+	if c, ok := st.conds[t]; ok {
+		op := c.op
+		if !holds {
+			op = negate(op)
 		}
+		if !st.addFact(c.a, op, c.b) {
+			return false
+		}
+	} else if _, isCall := cond.(*ssa.Call); isCall {
+		// A predicate the engine does not look into.
+		st.opaque = true
 	}
 	return st.addFact(t, token.EQL, term("c:"+strconv.FormatBool(holds)))
 }
@@ -448,6 +479,9 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		}
 		if a.tnt != nil {
 			st.taint[own] = a.tnt
+		}
+		if c, ok := st.conds[a.val]; ok {
+			st.conds[own] = c
 		}
 	}
 	push(succ, st)
@@ -553,6 +587,12 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 	case *ssa.BinOp:
 		define(in)
 		e.arith(fr, st, in)
+		if isCompare(in.Op) && isTracked(in.X.Type()) {
+			if st.conds == nil {
+				st.conds = make(map[term]fact)
+			}
+			st.conds[e.term(fr, st, in)] = fact{e.term(fr, st, in.X), e.term(fr, st, in.Y), in.Op}
+		}
 	case *ssa.Send:
 		e.send(fr, b, st, in.X, in.Pos())
 	case *ssa.Select:
@@ -751,6 +791,22 @@ func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.V
 	}
 	loc := loadOf(e.term(fr, st, addr))
 	st.fs = st.fs.withoutLoc(loc)
+	for k := range st.copies {
+		if within(k, loc) || within(loc, k) {
+			delete(st.copies, k)
+		}
+	}
+	if _, isStruct := val.Type().Underlying().(*types.Struct); isStruct {
+		if _, ok := addr.(*ssa.Alloc); ok {
+			if st.copies == nil {
+				st.copies = make(map[term]term)
+			}
+			st.copies[loc] = vt
+			if _, isParam := val.(*ssa.Parameter); isParam {
+				return // a parameter spilled to memory
+			}
+		}
+	}
 	if isTracked(val.Type()) {
 		st.fs = st.fs.with(mkFact(loc, token.EQL, vt))
 	}

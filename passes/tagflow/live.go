@@ -128,6 +128,25 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	for _, fv := range fr.fn.FreeVars {
 		stateBases[e.term(fr, st, fv).base()] = true
 	}
+	// A struct copied into a variable outlives the SSA value it was copied
+	// from: name what is known about it after the variable's storage.
+	for k, v := range st.copies {
+		b := v.base()
+		if string(v) != b || !strings.HasPrefix(b, prefix) || liveBase[b] || !liveBase[k.base()] {
+			continue
+		}
+		st.fs = st.fs.rename(b, string(k))
+		for i := range st.cur {
+			st.cur[i] = renameTerm(st.cur[i], b, string(k))
+			st.old[i] = renameTerm(st.old[i], b, string(k))
+		}
+		taint := make(map[term]*taintInfo, len(st.taint))
+		for t, info := range st.taint {
+			taint[renameTerm(t, b, string(k))] = info
+		}
+		st.taint = taint
+		delete(st.copies, k)
+	}
 	keep := func(t term) bool {
 		if keepTerm[t] {
 			return true
@@ -191,6 +210,16 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	for k := range st.taint {
 		if !keep(k) {
 			delete(st.taint, k)
+		}
+	}
+	for k, v := range st.copies {
+		if !keep(k) || !keep(v) {
+			delete(st.copies, k)
+		}
+	}
+	for k, c := range st.conds {
+		if !keep(k) || !keep(c.a) || !keep(c.b) {
+			delete(st.conds, k)
 		}
 	}
 	// Give the variables' values that no SSA value names any more

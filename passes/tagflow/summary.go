@@ -112,8 +112,13 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		res := f.Signature.Results()
 		for i := 0; i < res.Len(); i++ {
 			if ann.MsgOf(res.At(i).Type()) != nil {
-				s.relevant[f] = true
+				s.relevant[f] = true // builds a message
 			}
+		}
+		// A predicate (p.accepts(m)): inlined so that its comparisons
+		// count as the caller's filter.
+		if res.Len() == 1 && types.Identical(res.At(0).Type().Underlying(), types.Typ[types.Bool]) && f.Signature.Params().Len() > 0 {
+			s.relevant[f] = true
 		}
 	}
 	// Close over static calls.
