@@ -620,7 +620,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		}
 	case *ssa.MapUpdate:
 		m := e.term(fr, st, in.Map)
-		st.fs = st.fs.withoutLoc(m+"#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
+		st.fs = st.fs.withoutLoc(m + "#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
 		e.mailboxStore(fr, b, st, e.term(fr, st, in.Value), in.Pos(), e.term(fr, st, in.Map), false)
 	case *ssa.TypeAssert:
 		define(in)
