@@ -1,7 +1,6 @@
 package tagflow
 
 import (
-	"fmt"
 	"go/token"
 	"strings"
 
@@ -60,77 +59,36 @@ func joinElem(a, b *elemInfo) *elemInfo {
 	return out
 }
 
-// elemFacts adds, for a term t that is a tag component of a message held in
-// a mailbox, the relation the mailbox's filter established.
-func (e *engine) elemFacts(st *pstate, t term) {
-	if debug {
-		var ks []string
-		for k, v := range st.taint {
-			ks = append(ks, fmt.Sprintf("%s(elem=%v)", k, v.elem != nil))
-		}
-		fmt.Printf("elemFacts %s taint %v\n", t, ks)
+// element returns the mailbox element of the tainted collection k that
+// term t lies in: k itself for a single-location mailbox, k*[i] for a slice
+// or map element, k#1 or k#2 for a range iteration's key or value.
+func element(t, k term, info *elemInfo) (term, bool) {
+	if !within(t, k) {
+		return "", false
 	}
-	for k, info := range st.taint {
-		if info.elem == nil || !within(t, k) {
-			continue
+	rest := string(t)[len(k):]
+	switch {
+	case info.plain:
+		return k, true
+	case strings.HasPrefix(rest, "*["):
+		if end := strings.IndexByte(rest, ']'); end >= 0 {
+			return k + term(rest[:end+1]), true
 		}
-		rest := string(t)[len(k):]
-		var elem term
-		switch {
-		case info.elem.plain:
-			elem = k
-		case strings.HasPrefix(rest, "*["):
-			end := strings.IndexByte(rest, ']')
-			if end < 0 {
-				continue
-			}
-			elem = k + term(rest[:end+1])
-		case strings.HasPrefix(rest, "#1"), strings.HasPrefix(rest, "#2"):
-			elem = k + term(rest[:2])
-		default:
-			continue
-		}
-		ei := info.elem
-		for i, c := range ei.msg.Components {
-			if c.Kind != annotations.Field || i >= len(ei.rels) {
-				continue
-			}
-			if componentTerm(elem, ei.ptr, c) != t {
-				continue
-			}
-			switch ei.rels[i] {
-			case relEQ:
-				st.fs = st.fs.with(mkFact(t, token.EQL, ei.curs[i]))
-			case relGT:
-				st.fs = st.fs.with(mkFact(ei.curs[i], token.LSS, t))
-			case relGE:
-				st.fs = st.fs.with(mkFact(ei.curs[i], token.LEQ, t))
-			}
-		}
+	case strings.HasPrefix(rest, "#1"), strings.HasPrefix(rest, "#2"):
+		return k + term(rest[:2]), true
 	}
+	return "", false
 }
 
 // elementOf returns the mailbox element that term t is a tag component of,
-// with its mailbox information.
+// with its mailbox information and the component's index.
 func (st *pstate) elementOf(t term) (term, *elemInfo, int) {
 	for k, info := range st.taint {
-		if info.elem == nil || !within(t, k) {
+		if info.elem == nil {
 			continue
 		}
-		rest := string(t)[len(k):]
-		var elem term
-		switch {
-		case info.elem.plain:
-			elem = k
-		case strings.HasPrefix(rest, "*["):
-			end := strings.IndexByte(rest, ']')
-			if end < 0 {
-				continue
-			}
-			elem = k + term(rest[:end+1])
-		case strings.HasPrefix(rest, "#1"), strings.HasPrefix(rest, "#2"):
-			elem = k + term(rest[:2])
-		default:
+		elem, ok := element(t, k, info.elem)
+		if !ok {
 			continue
 		}
 		for i, c := range info.elem.msg.Components {
@@ -140,6 +98,23 @@ func (st *pstate) elementOf(t term) (term, *elemInfo, int) {
 		}
 	}
 	return "", nil, -1
+}
+
+// elemFacts adds, for a term t that is a tag component of a message held in
+// a mailbox, the relation the mailbox's filter established.
+func (e *engine) elemFacts(st *pstate, t term) {
+	_, ei, i := st.elementOf(t)
+	if ei == nil || i >= len(ei.rels) {
+		return
+	}
+	switch ei.rels[i] {
+	case relEQ:
+		st.fs = st.fs.with(mkFact(t, token.EQL, ei.curs[i]))
+	case relGT:
+		st.fs = st.fs.with(mkFact(ei.curs[i], token.LSS, t))
+	case relGE:
+		st.fs = st.fs.with(mkFact(ei.curs[i], token.LEQ, t))
+	}
 }
 
 // atomicJump reports whether the tag was set, component by component,
