@@ -380,6 +380,9 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon) (*ssa.Funct
 
 func (e *engine) inline(fr *frame, st *pstate, in *ssa.Call, callee *ssa.Function, bind map[ssa.Value]term) []*pstate {
 	sub := &frame{fn: callee, ctx: fr.ctx + "." + strconv.Itoa(e.id(in)), bind: bind, depth: fr.depth + 1, loops: naturalLoops(callee)}
+	// Names of this call site's frame may survive from an earlier call
+	// (in a loop): they denote other values now.
+	st.forgetFrame(sub.ctx)
 	rets := e.run(sub, callee.Blocks[0], []*pstate{st}, false)
 	own := string(e.term(fr, nil, in))
 	var out []*pstate

@@ -959,7 +959,7 @@ func isZeroConst(v ssa.Value) bool {
 // old value that the state does not use yet; two names per role suffice.
 func (st *pstate) freshName(i, j int) term {
 	for g := 0; ; g++ {
-		name := term(fmt.Sprintf("s:%c%d.%d", "co"[j], i, g))
+		name := term(fmt.Sprintf("s:%c%d_%d", "co"[j], i, g))
 		used := false
 		for _, t := range st.terms() {
 			used = used || t == name
@@ -1026,4 +1026,65 @@ func (e *engine) assignsPhase(fr *frame, l *natLoop) bool {
 		}
 	}
 	return false
+}
+
+// forgetFrame drops what st knows about the values of the inlined frame
+// ctx and its callees, keeping the synchronization variables' relations
+// under synthetic names.
+func (st *pstate) forgetFrame(ctx string) {
+	in := func(t term) bool {
+		b := t.base()
+		return strings.HasPrefix(b, ctx+"/") || strings.HasPrefix(b, ctx+".")
+	}
+	for i := range st.cur {
+		for j, t := range []*term{&st.cur[i], &st.old[i]} {
+			if !in(*t) {
+				continue
+			}
+			old := *t
+			name := st.freshName(i, j)
+			for _, u := range st.terms() {
+				if !in(u) {
+					if f, ok := relFact(name, st.fs.cmp(old, u), u); ok {
+						st.fs = st.fs.with(f)
+					}
+				}
+			}
+			for k := range st.cur {
+				if st.cur[k] == old {
+					st.cur[k] = name
+				}
+				if st.old[k] == old {
+					st.old[k] = name
+				}
+			}
+		}
+	}
+	var nfs facts
+	for _, f := range st.fs {
+		if !in(f.a) && !in(f.b) {
+			nfs = append(nfs, f)
+		}
+	}
+	st.fs = nfs
+	for k := range st.taint {
+		if in(k) {
+			delete(st.taint, k)
+		}
+	}
+	for k, c := range st.conds {
+		if in(k) || in(c.a) || in(c.b) {
+			delete(st.conds, k)
+		}
+	}
+	for k, v := range st.copies {
+		if in(k) || in(v) {
+			delete(st.copies, k)
+		}
+	}
+	for k, v := range st.alias {
+		if in(v) {
+			delete(st.alias, k)
+		}
+	}
 }
