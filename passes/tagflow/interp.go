@@ -773,6 +773,9 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	if l := e.receptionLoop(fr, b); l != nil {
 		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is set inside the reception loop, which may write only the mailbox", e.vars[i].sv.Name)})
 	}
+	if debug {
+		fmt.Printf("assign %v var %d := %s (cur %s old %s)\n  facts %v\n", e.pass.Fset.Position(pos), i, t, st.cur[i], st.old[i], st.fs)
+	}
 	st.cur[i] = t
 	st.set[i] = pos
 	if i == 0 && st.pending != nil {

@@ -132,17 +132,26 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	// from: name what is known about it after the variable's storage.
 	for k, v := range st.copies {
 		b := v.base()
-		if string(v) != b || !strings.HasPrefix(b, prefix) || liveBase[b] || !liveBase[k.base()] {
+		if !strings.HasPrefix(b, prefix) || liveBase[b] || !liveBase[k.base()] {
 			continue
 		}
-		st.fs = st.fs.rename(b, string(k))
+		mv := func(t term) term {
+			if within(t, v) {
+				return k + t[len(v):]
+			}
+			return t
+		}
+		var nfs facts
+		for _, f := range st.fs {
+			nfs = nfs.with(mkFact(mv(f.a), f.op, mv(f.b)))
+		}
+		st.fs = nfs
 		for i := range st.cur {
-			st.cur[i] = renameTerm(st.cur[i], b, string(k))
-			st.old[i] = renameTerm(st.old[i], b, string(k))
+			st.cur[i], st.old[i] = mv(st.cur[i]), mv(st.old[i])
 		}
 		taint := make(map[term]*taintInfo, len(st.taint))
 		for t, info := range st.taint {
-			taint[renameTerm(t, b, string(k))] = info
+			taint[mv(t)] = info
 		}
 		st.taint = taint
 		delete(st.copies, k)
