@@ -344,10 +344,10 @@ func (e *engine) term(fr *frame, st *pstate, v ssa.Value) term {
 			if e.varAt(fr, st, v.X) >= 0 {
 				break // a load of a synchronization variable: its own value
 			}
-			return st.copied(loadOf(e.term(fr, st, v.X)))
+			return loadOf(e.term(fr, st, v.X))
 		}
 	case *ssa.FieldAddr:
-		return term(string(st.copied(derefOf(e.term(fr, st, v.X)))) + "." + strconv.Itoa(v.Field) + "&")
+		return term(string(derefOf(e.term(fr, st, v.X))) + "." + strconv.Itoa(v.Field) + "&")
 	case *ssa.Field:
 		return term(string(e.term(fr, st, v.X)) + "." + strconv.Itoa(v.Field))
 	case *ssa.IndexAddr:
@@ -475,13 +475,3 @@ func (e *engine) varAt(fr *frame, st *pstate, addr ssa.Value) int {
 	return -1
 }
 
-// copied names a local variable's storage after the value stored in it.
-func (st *pstate) copied(t term) term {
-	if st == nil {
-		return t
-	}
-	if c, ok := st.copies[t]; ok {
-		return c
-	}
-	return t
-}

@@ -39,10 +39,6 @@ type pstate struct {
 	// conds maps the terms of boolean values computed by comparisons (in
 	// inlined predicates, or merged by phis) to those comparisons.
 	conds map[term]fact
-	// copies maps a local variable's storage (a term ending in "*") to the
-	// term of the whole struct value last stored in it, so that its fields
-	// are named after the original (a received message, a parameter).
-	copies map[term]term
 }
 
 type taintInfo struct {
@@ -71,10 +67,6 @@ func (st *pstate) clone() *pstate {
 	c.taint = make(map[term]*taintInfo, len(st.taint))
 	for k, v := range st.taint {
 		c.taint[k] = v
-	}
-	c.copies = make(map[term]term, len(st.copies))
-	for k, v := range st.copies {
-		c.copies[k] = v
 	}
 	c.conds = make(map[term]fact, len(st.conds))
 	for k, v := range st.conds {
@@ -195,13 +187,6 @@ func (st *pstate) redefine(base string) {
 	for k := range st.conds {
 		if k.base() == base || k.base() == primed {
 			delete(st.conds, k)
-		}
-	}
-	for k, v := range st.copies {
-		if k.base() == base || k.base() == primed || v.base() == primed {
-			delete(st.copies, k)
-		} else if v.base() == base {
-			st.copies[k] = renameTerm(v, base, primed)
 		}
 	}
 	taint := make(map[term]*taintInfo, len(st.taint))
@@ -794,20 +779,14 @@ func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.V
 	}
 	loc := loadOf(e.term(fr, st, addr))
 	st.fs = st.fs.withoutLoc(loc)
-	for k := range st.copies {
-		if within(k, loc) || within(loc, k) {
-			delete(st.copies, k)
-		}
-	}
-	if _, isStruct := val.Type().Underlying().(*types.Struct); isStruct {
-		if _, ok := addr.(*ssa.Alloc); ok {
-			if st.copies == nil {
-				st.copies = make(map[term]term)
+	if st2, isStruct := val.Type().Underlying().(*types.Struct); isStruct {
+		// Copying a struct copies what is known about its integer fields.
+		e.fieldFacts(st, loc, vt, st2, 0)
+		if _, isParam := val.(*ssa.Parameter); isParam {
+			if _, info := st.tainted(vt); info != nil {
+				st.taint[loc] = info
 			}
-			st.copies[loc] = vt
-			if _, isParam := val.(*ssa.Parameter); isParam {
-				return // a parameter spilled to memory
-			}
+			return // a parameter spilled to memory
 		}
 	}
 	if isTracked(val.Type()) {
@@ -1080,14 +1059,27 @@ func (st *pstate) forgetFrame(ctx string) {
 			delete(st.conds, k)
 		}
 	}
-	for k, v := range st.copies {
-		if in(k) || in(v) {
-			delete(st.copies, k)
-		}
-	}
 	for k, v := range st.alias {
 		if in(v) {
 			delete(st.alias, k)
+		}
+	}
+}
+
+// fieldFacts records dst.f == src.f for the integer and boolean fields of a
+// struct copied from src to dst, through nested structs.
+func (e *engine) fieldFacts(st *pstate, dst, src term, t *types.Struct, depth int) {
+	if depth > 2 {
+		return
+	}
+	for i := 0; i < t.NumFields(); i++ {
+		ft := t.Field(i).Type()
+		d, s := term(string(dst)+"."+strconv.Itoa(i)), term(string(src)+"."+strconv.Itoa(i))
+		if isTracked(ft) {
+			st.fs = st.fs.with(mkFact(d, token.EQL, s))
+			e.elemFacts(st, s)
+		} else if inner, ok := ft.Underlying().(*types.Struct); ok {
+			e.fieldFacts(st, d, s, inner, depth+1)
 		}
 	}
 }

@@ -128,34 +128,6 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	for _, fv := range fr.fn.FreeVars {
 		stateBases[e.term(fr, st, fv).base()] = true
 	}
-	// A struct copied into a variable outlives the SSA value it was copied
-	// from: name what is known about it after the variable's storage.
-	for k, v := range st.copies {
-		b := v.base()
-		if !strings.HasPrefix(b, prefix) || liveBase[b] || !liveBase[k.base()] {
-			continue
-		}
-		mv := func(t term) term {
-			if within(t, v) {
-				return k + t[len(v):]
-			}
-			return t
-		}
-		var nfs facts
-		for _, f := range st.fs {
-			nfs = nfs.with(mkFact(mv(f.a), f.op, mv(f.b)))
-		}
-		st.fs = nfs
-		for i := range st.cur {
-			st.cur[i], st.old[i] = mv(st.cur[i]), mv(st.old[i])
-		}
-		taint := make(map[term]*taintInfo, len(st.taint))
-		for t, info := range st.taint {
-			taint[mv(t)] = info
-		}
-		st.taint = taint
-		delete(st.copies, k)
-	}
 	keep := func(t term) bool {
 		if keepTerm[t] {
 			return true
@@ -219,11 +191,6 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	for k := range st.taint {
 		if !keep(k) {
 			delete(st.taint, k)
-		}
-	}
-	for k, v := range st.copies {
-		if !keep(k) || !keep(v) {
-			delete(st.copies, k)
 		}
 	}
 	for k, c := range st.conds {
