@@ -71,7 +71,11 @@ func (e *engine) sendCheck(fr *frame, st *pstate, val ssa.Value, pos token.Pos) 
 		switch c.Kind {
 		case annotations.Field:
 			ft := componentTerm(t, ptr, c)
-			switch r := st.fs.cmp(ft, st.cur[i]); r {
+			r := st.fs.cmp(ft, st.cur[i])
+			if st.widened && (r == relLE || r == relGE) {
+				r = relUnknown // the equality may be among the facts the join dropped
+			}
+			switch r {
 			case relEQ:
 			case relUnknown:
 				e.report(Finding{Cond: 2, Pos: pos, Unproven: true,
@@ -168,7 +172,7 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		if !eq && st.pending == nil {
 			st.pending = &pendingJump{pos: pos, msg: name, fr: fr, loop: e.receptionLoop(fr, b)}
 		}
-	case st.opaque || !maybeLess:
+	case st.opaque || st.widened || !maybeLess:
 		e.report(Finding{Cond: 3, Pos: pos, Unproven: true,
 			Message: fmt.Sprintf("cannot tell that the %s stored here is from the current round or a later one (its filter calls code ccvet does not follow)", name)})
 	default:

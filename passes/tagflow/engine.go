@@ -18,6 +18,7 @@ import (
 // says it cannot prove the conditions instead of running on.
 const (
 	maxStatesPerBlock = 256
+	widenAfter        = 32
 	maxSteps          = 200000
 	maxInlineDepth    = 4
 )

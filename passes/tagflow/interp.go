@@ -36,6 +36,10 @@ type pstate struct {
 	// opaque is set when the path passed a branch the engine could not
 	// read since the last receive.
 	opaque bool
+	// widened is set once the state was joined with another one to bound
+	// the number of paths: what it lacks is then not evidence of a
+	// violation.
+	widened bool
 	// conds maps the terms of boolean values computed by comparisons (in
 	// inlined predicates, or merged by phis) to those comparisons.
 	conds map[term]fact
@@ -76,8 +80,13 @@ func (st *pstate) clone() *pstate {
 }
 
 func (st *pstate) key() string {
+	return st.fs.key() + st.skeleton()
+}
+
+// skeleton is the part of the key that is not facts: states with the same
+// skeleton can be joined.
+func (st *pstate) skeleton() string {
 	var b strings.Builder
-	b.WriteString(st.fs.key())
 	// Positions (where a variable was set, the last communication point)
 	// only serve messages: paths that differ only there are merged.
 	for i := range st.cur {
@@ -104,6 +113,9 @@ func (st *pstate) key() string {
 	}
 	if st.opaque {
 		b.WriteString("|O")
+	}
+	if st.widened {
+		b.WriteString("|W")
 	}
 	return b.String()
 }
@@ -236,6 +248,7 @@ func (st *pstate) message(t term) (term, *taintInfo) {
 // its return instructions.
 func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFrame bool) []*pstate {
 	seen := make(map[*ssa.BasicBlock]map[string]bool)
+	rep := make(map[*ssa.BasicBlock]map[string]*pstate)
 	work := make(map[*ssa.BasicBlock][]*pstate)
 	var queue []*ssa.BasicBlock
 	push := func(b *ssa.BasicBlock, st *pstate) {
@@ -249,6 +262,22 @@ func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFra
 		}
 		if seen[b][k] {
 			return
+		}
+		if len(seen[b]) >= widenAfter {
+			// Join with the previous state of the same shape: keep the
+			// facts both have. Facts only shrink, so this terminates.
+			sk := st.skeleton()
+			if rep[b] == nil {
+				rep[b] = make(map[string]*pstate)
+			}
+			if prev := rep[b][sk]; prev != nil {
+				st = join(prev, st)
+				k = st.key()
+				if seen[b][k] {
+					return
+				}
+			}
+			rep[b][sk] = st
 		}
 		if len(seen[b]) >= maxStatesPerBlock {
 			if debug {
@@ -1082,4 +1111,27 @@ func (e *engine) fieldFacts(st *pstate, dst, src term, t *types.Struct, depth in
 			e.fieldFacts(st, d, s, inner, depth+1)
 		}
 	}
+}
+
+// join keeps the facts a and b share; the result is marked widened.
+func join(a, b *pstate) *pstate {
+	j := b.clone()
+	in := make(map[fact]bool, len(a.fs))
+	for _, f := range a.fs {
+		in[f] = true
+	}
+	var fs facts
+	for _, f := range b.fs {
+		if in[f] {
+			fs = append(fs, f)
+		}
+	}
+	j.fs = fs
+	j.widened = true
+	for k, c := range j.conds {
+		if a.conds[k] != c {
+			delete(j.conds, k)
+		}
+	}
+	return j
 }
