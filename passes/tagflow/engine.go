@@ -131,6 +131,9 @@ func (e *engine) findLoop(loops []*natLoop) (*ssa.BasicBlock, map[*ssa.BasicBloc
 		inside, any := true, false
 		for b := range nl.blocks {
 			for _, instr := range b.Instrs {
+				if _, ok := instr.(*ssa.Phi); ok {
+					continue // a phi's position is its variable's declaration
+				}
 				p := instr.Pos()
 				if !p.IsValid() {
 					continue
@@ -225,6 +228,9 @@ func (e *engine) locateVars() bool {
 			}
 		}
 		e.vars = append(e.vars, vl)
+		if debug {
+			fmt.Printf("var %s: root %v (%T) base %s fields %v lifted %v\n", sv.Name, root, root, vl.base, vl.fields, vl.lifted)
+		}
 	}
 	return true
 }
