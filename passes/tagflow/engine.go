@@ -42,6 +42,10 @@ type engine struct {
 	// writeIdents are the identifiers assigned to, for lifted locals.
 	writeIdents map[*ast.Ident]bool
 	aborted     bool
+	// entries collects what is known at the entry of nested tagged loops;
+	// entry is this loop's, when known.
+	entries map[*annotations.Loop]*entry
+	entry   *entry
 }
 
 // varLoc says where a synchronization variable lives in SSA.
@@ -116,6 +120,9 @@ func (e *engine) analyse() {
 	entry := &pstate{cur: make([]term, len(e.vars)), old: make([]term, len(e.vars)), set: make([]token.Pos, len(e.vars))}
 	for i := range e.vars {
 		entry.cur[i] = term(fmt.Sprintf("s:entry#%d", i))
+		if e.entry != nil && e.entry.consts[i] != "" {
+			entry.cur[i] = e.entry.consts[i]
+		}
 		entry.old[i] = entry.cur[i]
 	}
 	entry.cpPos, entry.cpWhat = e.loop.Pos(), "the start of the loop"
@@ -125,7 +132,16 @@ func (e *engine) analyse() {
 // findLoop maps the for statement to the largest natural loop whose code
 // lies inside it.
 func (e *engine) findLoop(loops []*natLoop) (*ssa.BasicBlock, map[*ssa.BasicBlock]bool) {
-	lo, hi := e.loop.Stmt.Pos(), e.loop.Stmt.End()
+	nl := loopOf(loops, e.loop.Stmt)
+	if nl == nil {
+		return nil, nil
+	}
+	return nl.header, nl.blocks
+}
+
+// loopOf returns the largest natural loop whose code lies inside stmt.
+func loopOf(loops []*natLoop, stmt ast.Stmt) *natLoop {
+	lo, hi := stmt.Pos(), stmt.End()
 	var best *natLoop
 	for _, nl := range loops {
 		inside, any := true, false
@@ -149,10 +165,23 @@ func (e *engine) findLoop(loops []*natLoop) (*ssa.BasicBlock, map[*ssa.BasicBloc
 			best = nl
 		}
 	}
-	if best == nil {
-		return nil, nil
+	return best
+}
+
+// isTagged reports whether natural loop l of fn is the loop of some
+// //sync:tag other than the one being analysed: a nested machine, not a
+// reception.
+func (e *engine) isTagged(fn *ssa.Function, loops []*natLoop, l *natLoop) bool {
+	syn := fn.Syntax()
+	for _, other := range e.ann.Loops {
+		if other == e.loop || other.Func != syn {
+			continue
+		}
+		if loopOf(loops, other.Stmt) == l {
+			return true
+		}
 	}
-	return best.header, best.blocks
+	return false
 }
 
 // naturalLoops finds the natural loops of fn by their back edges.

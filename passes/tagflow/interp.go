@@ -256,6 +256,7 @@ func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFra
 			return
 		}
 		e.project(fr, b, st)
+		e.observeEntry(fr, b, st)
 		k := st.key()
 		if seen[b] == nil {
 			seen[b] = make(map[string]bool)
@@ -792,7 +793,7 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	}
 	st.cur[i] = t
 	st.set[i] = pos
-	if i == 0 && st.pending != nil {
+	if st.pending != nil {
 		if _, info := st.tainted(t); info != nil {
 			st.pending = nil // the jump to the mailbox's tag
 		}
@@ -907,7 +908,7 @@ func (e *engine) receptionLoop(fr *frame, b *ssa.BasicBlock) *natLoop {
 		if !l.blocks[b] || fr.depth == 0 && (l.header == e.header || !e.region[l.header]) {
 			continue
 		}
-		if !e.hasReceive(l) {
+		if !e.hasReceive(l) || e.isTagged(fr.fn, fr.loops, l) {
 			continue
 		}
 		if best == nil || len(l.blocks) < len(best.blocks) {
@@ -1018,20 +1019,21 @@ func relFact(a term, r rel, b term) (fact, bool) {
 	return fact{}, false
 }
 
-// assignsPhase reports whether loop l of fr's function assigns the first
+// assignsPhase reports whether loop l of fr's function assigns a
 // synchronization variable.
 func (e *engine) assignsPhase(fr *frame, l *natLoop) bool {
-	v := e.vars[0]
 	for b := range l.blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
 			case *ssa.Store:
-				if e.varAt(fr, nil, in.Addr) == 0 {
+				if e.varAt(fr, nil, in.Addr) >= 0 {
 					return true
 				}
 			case *ssa.DebugRef:
-				if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && v.lifted && in.Object() == v.obj && e.writeIdents[id] {
-					return true
+				for _, v := range e.vars {
+					if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && v.lifted && in.Object() == v.obj && e.writeIdents[id] {
+						return true
+					}
 				}
 			}
 		}
@@ -1134,4 +1136,66 @@ func join(a, b *pstate) *pstate {
 		}
 	}
 	return j
+}
+
+// observeEntry records, when b is the header of another tagged loop that
+// extends this one's tag, the constants its shared variables hold.
+func (e *engine) observeEntry(fr *frame, b *ssa.BasicBlock, st *pstate) {
+	if e.entries == nil || fr.depth == 0 && b == e.header {
+		return
+	}
+	syn := fr.fn.Syntax()
+	for _, other := range e.ann.Loops {
+		if other == e.loop || other.Func != syn || len(other.Vars) <= len(e.vars) {
+			continue
+		}
+		l := loopOf(fr.loops, other.Stmt)
+		if l == nil || l.header != b {
+			continue
+		}
+		consts := make([]term, len(other.Vars))
+		for k, ov := range other.Vars {
+			for j, v := range e.vars {
+				if !ov.Same(v.sv) && !e.sameAcrossCall(fr, st, ov, v) {
+					continue
+				}
+				if st.cur[j].isConst() {
+					consts[k] = st.cur[j]
+				}
+			}
+		}
+		if debug {
+			fmt.Printf("entry of loop at %v: %v (cur %v)\n", e.pass.Fset.Position(other.Pos()), consts, st.cur)
+		}
+		en := e.entries[other]
+		if en == nil {
+			e.entries[other] = &entry{consts: consts, seen: true}
+			continue
+		}
+		for k := range en.consts {
+			if en.consts[k] != consts[k] {
+				en.consts[k] = ""
+			}
+		}
+	}
+}
+
+// sameAcrossCall reports whether ov, a variable of a loop in the inlined
+// function of frame fr, is v of the loop being analysed: the same field
+// path from the same pointer, passed in as a parameter.
+func (e *engine) sameAcrossCall(fr *frame, st *pstate, ov *annotations.SyncVar, v *varLoc) bool {
+	if len(ov.Fields) != len(v.sv.Fields) || len(ov.Fields) == 0 {
+		return false
+	}
+	for i := range ov.Fields {
+		if ov.Fields[i] != v.sv.Fields[i] {
+			return false
+		}
+	}
+	for _, p := range fr.fn.Params {
+		if p.Object() == ov.Root {
+			return e.term(fr, st, p) == v.base
+		}
+	}
+	return false
 }

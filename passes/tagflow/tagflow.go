@@ -80,6 +80,13 @@ func run(pass *analysis.Pass) (any, error) {
 
 	funcs := sourceFuncs(pass, prog, ssapkg)
 	sum := newSummaries(pass, ann, funcs)
+	// A tagged loop nested in another one (lexically, or in a helper the
+	// outer loop calls) starts where the outer loop stands: what the outer
+	// loops' analyses saw at its entry is its entry state. So loops are
+	// analysed once, and those whose entries were all observed again.
+	entries := make(map[*annotations.Loop]*entry)
+	var regions []map[*ssa.BasicBlock]bool
+	engines := make(map[*annotations.Loop]*engine)
 	for _, l := range ann.Loops {
 		out := &Loop{Ann: l}
 		res.Loops = append(res.Loops, out)
@@ -89,7 +96,23 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		e := newEngine(pass, ann, l, fn, sum, out)
+		e.entries = entries
 		e.analyse()
+		engines[l] = e
+		regions = append(regions, e.region)
+	}
+	for _, out := range res.Loops {
+		en := entries[out.Ann]
+		e := engines[out.Ann]
+		if en == nil || e == nil || !en.covered(e.fn, funcs, regions) {
+			continue
+		}
+		out.Findings = nil
+		e2 := newEngine(pass, ann, out.Ann, e.fn, sum, out)
+		e2.entry = en
+		e2.analyse()
+	}
+	for _, out := range res.Loops {
 		out.Findings = dedupe(out.Findings)
 	}
 	return res, nil
@@ -156,4 +179,34 @@ func dedupe(fs []Finding) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// entry is what every observed entry into a nested tagged loop agreed on:
+// for each of its variables, a constant it equals, or nil.
+type entry struct {
+	consts []term
+	seen   bool
+}
+
+// covered reports whether every call of fn in the package comes from a
+// block of an analysed loop (so that its entries were all observed).
+func (en *entry) covered(fn *ssa.Function, funcs map[ast.Node]*ssa.Function, regions []map[*ssa.BasicBlock]bool) bool {
+	for _, f := range funcs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || call.Common().StaticCallee() != fn {
+					continue
+				}
+				in := false
+				for _, r := range regions {
+					in = in || r[b]
+				}
+				if !in {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
