@@ -510,4 +510,3 @@ func (e *engine) varAt(fr *frame, st *pstate, addr ssa.Value) int {
 	}
 	return -1
 }
-
