@@ -5,20 +5,21 @@ import (
 
 	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/internal/report"
+	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
 const doc = `check that a received message is stored only if it is from the current or a later round (condition III)
 
 Condition III of a synchronization tag: only messages of the current or a later round are stored.
-Not implemented yet; the analyzer reports nothing.`
+See the README for the idioms it understands.`
 
 // Analyzer checks condition III: only messages of the current or a later round are stored.
 var Analyzer = &analysis.Analyzer{
 	Name:       "syncrecv",
 	Doc:        doc,
 	URL:        annotations.DocsURL + "#syncrecv",
-	Requires:   []*analysis.Analyzer{annotations.Analyzer},
+	Requires:   []*analysis.Analyzer{annotations.Analyzer, tagflow.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeFor[*report.Used](),
 }
@@ -26,5 +27,6 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
 	rep := report.New(pass, ann)
+	rep.Condition(pass.ResultOf[tagflow.Analyzer].(*tagflow.Result), 3)
 	return rep.Used(), nil
 }

@@ -11,6 +11,7 @@
 // boundary, so every asynchronous execution is indistinguishable from a
 // lock-step round-based one.
 //
-// The check itself is not implemented yet: the analyzer is registered so
-// that its name is stable, //sync:ignore can name it, and drivers list it.
+// The analysis itself is the shared tag dataflow of package tagflow; this
+// analyzer reports its findings for condition II: violations, and
+// "cannot prove" diagnostics where the dataflow could not decide.
 package syncsend

@@ -5,20 +5,21 @@ import (
 
 	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/internal/report"
+	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
 const doc = `check that every message sent carries the tag of the round it is sent in (condition II)
 
 Condition II of a synchronization tag: every message sent carries the current tag.
-Not implemented yet; the analyzer reports nothing.`
+See the README for the idioms it understands.`
 
 // Analyzer checks condition II: every message sent carries the current tag.
 var Analyzer = &analysis.Analyzer{
 	Name:       "syncsend",
 	Doc:        doc,
 	URL:        annotations.DocsURL + "#syncsend",
-	Requires:   []*analysis.Analyzer{annotations.Analyzer},
+	Requires:   []*analysis.Analyzer{annotations.Analyzer, tagflow.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeFor[*report.Used](),
 }
@@ -26,5 +27,6 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
 	rep := report.New(pass, ann)
+	rep.Condition(pass.ResultOf[tagflow.Analyzer].(*tagflow.Result), 2)
 	return rep.Used(), nil
 }
