@@ -113,14 +113,13 @@ func componentTerm(msg term, ptr bool, c annotations.Component) term {
 		t = derefOf(t)
 	}
 	s := string(t)
-	for i, f := range c.Fields {
+	for i := range c.Fields {
 		if i > 0 {
 			if _, isPtr := c.Fields[i-1].Type().Underlying().(*types.Pointer); isPtr {
 				s += "*"
 			}
 		}
 		s += "." + strconv.Itoa(c.FieldIndex[i])
-		_ = f
 	}
 	return term(s)
 }
@@ -223,15 +222,14 @@ func (e *engine) tagCompare(st *pstate, mt term, ptr bool, m *annotations.Msg) (
 			continue
 		}
 		fs := st.fs
-		ok := true
-		for j := 0; j < i && ok; j++ {
+		for j := 0; j < i; j++ {
 			if m.Components[j].Kind == annotations.Absent {
 				continue
 			}
 			fs = fs.with(mkFact(e.compTerm(mt, ptr, m.Components[j]), token.EQL, st.cur[j]))
 		}
 		fs = fs.with(mkFact(e.compTerm(mt, ptr, c), token.LSS, st.cur[i]))
-		if ok && fs.consistent() {
+		if fs.consistent() {
 			maybeLess = true
 			break
 		}
@@ -369,10 +367,8 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon) (*ssa.Funct
 	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] && !e.sum.relevant[callee.Origin()] {
 		return nil, nil
 	}
-	for f := fr; f != nil; f = nil {
-		if f.fn == callee {
-			return nil, nil // recursion
-		}
+	if fr.fn == callee {
+		return nil, nil // direct recursion; deeper cycles stop at maxInlineDepth
 	}
 	for i, p := range callee.Params {
 		if i < len(c.Args) {
@@ -441,10 +437,9 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 	if may == "" {
 		return
 	}
-	for i, v := range e.vars {
+	for i := range e.vars {
 		st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", in.Pos(), i))
 		st.set[i] = in.Pos()
-		_ = v
 	}
 	e.report(Finding{Cond: 1, Pos: in.Pos(), Unproven: true,
 		Message: fmt.Sprintf("the call to %s may change %s and ccvet cannot follow it", may, e.names(len(e.vars)))})

@@ -628,10 +628,9 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 	case *ssa.MakeMap, *ssa.MakeSlice:
 		v := instr.(ssa.Value)
 		define(v)
-		if mm, ok := instr.(*ssa.MakeMap); ok && mm.Reserve == nil || true {
-			if ms, ok := instr.(*ssa.MakeSlice); !ok || isZeroConst(ms.Len) {
-				st.fs = st.fs.with(mkFact(e.term(fr, st, v)+"#len", token.EQL, term("c:0")))
-			}
+		// A new map is empty; a new slice is empty when made with length 0.
+		if ms, ok := instr.(*ssa.MakeSlice); !ok || isZeroConst(ms.Len) {
+			st.fs = st.fs.with(mkFact(e.term(fr, st, v)+"#len", token.EQL, term("c:0")))
 		}
 	case *ssa.MapUpdate:
 		m := e.term(fr, st, in.Map)
