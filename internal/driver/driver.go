@@ -94,53 +94,17 @@ Flags:
 		patterns = []string{"./..."}
 	}
 
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: *tests}
-	if *tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + *tags}
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	res, err := Analyze(Options{Analyzers: analyzers, Patterns: patterns, Tests: *tests, Tags: *tags})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccvet: %v\n", err)
 		return ExitError
 	}
-	if len(pkgs) == 0 {
-		fmt.Fprintf(stderr, "ccvet: no packages matched %s\n", strings.Join(patterns, " "))
-		return ExitError
-	}
 	exit := ExitClean
-	var good []*packages.Package
-	for _, p := range pkgs {
-		if len(p.Errors) > 0 {
-			for _, e := range p.Errors {
-				fmt.Fprintf(stderr, "%s\n", e)
-			}
-			exit = ExitError
-			continue
-		}
-		good = append(good, p)
+	for _, e := range res.Errors {
+		fmt.Fprintln(stderr, e)
+		exit = ExitError
 	}
-	var findings []Finding
-	if len(good) > 0 {
-		graph, err := checker.Analyze(analyzers, good, nil)
-		if err != nil {
-			fmt.Fprintf(stderr, "ccvet: %v\n", err)
-			return ExitError
-		}
-		for act := range graph.All() {
-			if !act.IsRoot {
-				continue
-			}
-			if act.Err != nil {
-				fmt.Fprintf(stderr, "ccvet: %s: %v\n", act, act.Err)
-				exit = ExitError
-				continue
-			}
-			for _, d := range act.Diagnostics {
-				findings = append(findings, newFinding(act.Package.Fset, act.Analyzer, d))
-			}
-		}
-	}
-	findings = dedupe(findings)
+	findings := res.Findings
 	if *jsonOut {
 		if findings == nil {
 			findings = []Finding{}
@@ -165,12 +129,78 @@ Flags:
 	return exit
 }
 
+// Options say what one analysis run loads and runs.
+type Options struct {
+	Analyzers []*analysis.Analyzer
+	Patterns  []string          // package patterns, as for go list
+	Dir       string            // directory to load from; "" means the current one
+	Tests     bool              // also analyse test packages
+	Tags      string            // comma-separated build tags
+	Overlay   map[string][]byte // file contents that replace those on disk, by absolute path
+}
+
+// A Result is what one analysis run found.
+type Result struct {
+	Findings []Finding // sorted, deduplicated
+	Errors   []string  // packages that failed to load or analyse, one line each
+}
+
+// Analyze loads the packages of opts and runs its analyzers on them. It
+// returns an error only when nothing could be loaded at all; problems of
+// single packages are in Result.Errors, and the other packages are still
+// analysed.
+func Analyze(opts Options) (*Result, error) {
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: opts.Tests, Dir: opts.Dir, Overlay: opts.Overlay}
+	if opts.Tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + opts.Tags}
+	}
+	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no packages matched %s", strings.Join(opts.Patterns, " "))
+	}
+	res := new(Result)
+	var good []*packages.Package
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			for _, e := range p.Errors {
+				res.Errors = append(res.Errors, e.Error())
+			}
+			continue
+		}
+		good = append(good, p)
+	}
+	if len(good) > 0 {
+		graph, err := checker.Analyze(opts.Analyzers, good, nil)
+		if err != nil {
+			return nil, err
+		}
+		for act := range graph.All() {
+			if !act.IsRoot {
+				continue
+			}
+			if act.Err != nil {
+				res.Errors = append(res.Errors, fmt.Sprintf("ccvet: %s: %v", act, act.Err))
+				continue
+			}
+			for _, d := range act.Diagnostics {
+				res.Findings = append(res.Findings, newFinding(act.Package.Fset, act.Analyzer, d))
+			}
+		}
+	}
+	res.Findings = dedupe(res.Findings)
+	return res, nil
+}
+
 // A Finding is one diagnostic as printed by the command; -json prints a
 // list of them.
 type Finding struct {
 	Analyzer string    `json:"analyzer"`
 	Posn     string    `json:"posn"` // file:line:col
-	File     string    `json:"file"`
+	Path     string    `json:"-"`    // absolute file name, for editors
+	File     string    `json:"file"` // file name relative to the working directory when below it
 	Line     int       `json:"line"`
 	Column   int       `json:"column"`
 	End      *Position `json:"end,omitempty"`
@@ -190,6 +220,9 @@ type Position struct {
 // synchronization variable was last set.
 type Related struct {
 	Posn    string `json:"posn"`
+	Path    string `json:"-"` // absolute file name
+	Line    int    `json:"-"`
+	Column  int    `json:"-"`
 	Message string `json:"message"`
 }
 
@@ -197,6 +230,7 @@ func newFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic
 	p := fset.Position(d.Pos)
 	f := Finding{
 		Analyzer: a.Name,
+		Path:     p.Filename,
 		File:     relPath(p.Filename),
 		Line:     p.Line,
 		Column:   p.Column,
@@ -214,8 +248,13 @@ func newFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic
 	}
 	for _, r := range d.Related {
 		rp := fset.Position(r.Pos)
-		rp.Filename = relPath(rp.Filename)
-		f.Related = append(f.Related, Related{Posn: fmt.Sprintf("%s:%d:%d", rp.Filename, rp.Line, rp.Column), Message: r.Message})
+		f.Related = append(f.Related, Related{
+			Posn:    fmt.Sprintf("%s:%d:%d", relPath(rp.Filename), rp.Line, rp.Column),
+			Path:    rp.Filename,
+			Line:    rp.Line,
+			Column:  rp.Column,
+			Message: r.Message,
+		})
 	}
 	return f
 }
