@@ -1,6 +1,6 @@
 // Package driver implements the standalone ccvet command: it loads packages
 // with go/packages, runs the analyzers with x/tools' checker, and prints
-// the findings as text or JSON.
+// the findings as text, JSON or SARIF.
 //
 // Why not honnef.co/go/tools/lintcmd: it hard-codes staticcheck's
 // documentation URLs, drops diagnostics that set a Category, reads
@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/report"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -51,6 +52,7 @@ func Main(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) i
 	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	jsonOut := fs.Bool("json", false, "print findings as a JSON array")
+	sarifOut := fs.Bool("sarif", false, "print findings as a SARIF 2.1.0 log, for code scanning")
 	tests := fs.Bool("test", true, "also analyse test files")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	version := fs.Bool("version", false, "print the version and exit")
@@ -88,6 +90,10 @@ Flags:
 		fmt.Fprintln(stdout, "ccvet", Version())
 		return ExitClean
 	}
+	if *jsonOut && *sarifOut {
+		fmt.Fprintln(stderr, "ccvet: -json and -sarif are mutually exclusive: choose one output format")
+		return ExitError
+	}
 	analyzers := selectAnalyzers(suite, enabled)
 	patterns := fs.Args()
 	if len(patterns) == 0 {
@@ -105,7 +111,18 @@ Flags:
 		exit = ExitError
 	}
 	findings := res.Findings
-	if *jsonOut {
+	switch {
+	case *sarifOut:
+		wd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(stderr, "ccvet: %v\n", err)
+			return ExitError
+		}
+		if err := WriteSARIF(stdout, res, analyzers, wd); err != nil {
+			fmt.Fprintf(stderr, "ccvet: %v\n", err)
+			return ExitError
+		}
+	case *jsonOut:
 		if findings == nil {
 			findings = []Finding{}
 		}
@@ -115,7 +132,7 @@ Flags:
 			fmt.Fprintf(stderr, "ccvet: %v\n", err)
 			return ExitError
 		}
-	} else {
+	default:
 		for _, f := range findings {
 			fmt.Fprintf(stdout, "%s: %s (%s)\n", f.Posn, f.Message, f.Analyzer)
 			for _, r := range f.Related {
@@ -142,7 +159,22 @@ type Options struct {
 // A Result is what one analysis run found.
 type Result struct {
 	Findings []Finding // sorted, deduplicated
-	Errors   []string  // packages that failed to load or analyse, one line each
+	// Suppressed are the findings that a //sync:ignore directive
+	// suppressed, sorted and deduplicated. They are not findings: the text
+	// and -json outputs leave them out, and SARIF lists them with a
+	// suppression.
+	Suppressed []Suppressed
+	Errors     []string // packages that failed to load or analyse, one line each
+}
+
+// A Suppressed is a finding that a //sync:ignore directive suppressed.
+type Suppressed struct {
+	Finding
+	// Reason is the justification the //sync:ignore gives.
+	Reason string
+	// Ignore is the position of the //sync:ignore comment; its Message is
+	// the comment's text.
+	Ignore Related
 }
 
 // Analyze loads the packages of opts and runs its analyzers on them. It
@@ -185,12 +217,24 @@ func Analyze(opts Options) (*Result, error) {
 				res.Errors = append(res.Errors, fmt.Sprintf("ccvet: %s: %v", act, act.Err))
 				continue
 			}
+			fset := act.Package.Fset
 			for _, d := range act.Diagnostics {
-				res.Findings = append(res.Findings, newFinding(act.Package.Fset, act.Analyzer, d))
+				res.Findings = append(res.Findings, newFinding(fset, act.Analyzer, d))
+			}
+			if used, ok := act.Result.(*report.Used); ok {
+				for _, s := range used.Suppressed {
+					ig := s.Ignore
+					res.Suppressed = append(res.Suppressed, Suppressed{
+						Finding: newFinding(fset, act.Analyzer, s.Diagnostic),
+						Reason:  ig.Reason,
+						Ignore:  newRelated(fset, ig.Pos(), ig.Directive.Comment.Text),
+					})
+				}
 			}
 		}
 	}
 	res.Findings = dedupe(res.Findings)
+	res.Suppressed = dedupeSuppressed(res.Suppressed)
 	return res, nil
 }
 
@@ -208,6 +252,23 @@ type Finding struct {
 	Category string    `json:"category,omitempty"`
 	URL      string    `json:"url,omitempty"`
 	Related  []Related `json:"related,omitempty"`
+	Fixes    []Fix     `json:"fixes,omitempty"`
+}
+
+// A Fix is a suggested fix of a finding: edits that together resolve it.
+type Fix struct {
+	Message string `json:"message"`
+	Edits   []Edit `json:"edits"`
+}
+
+// An Edit of a Fix replaces the text from Start to End (exclusive) of a
+// file with New; Start equals End for an insertion.
+type Edit struct {
+	Path  string   `json:"-"`    // absolute file name
+	File  string   `json:"file"` // relative to the working directory when below it
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+	New   string   `json:"new"`
 }
 
 // A Position is a line and column in Finding.File.
@@ -247,16 +308,38 @@ func newFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic
 		f.URL = a.URL
 	}
 	for _, r := range d.Related {
-		rp := fset.Position(r.Pos)
-		f.Related = append(f.Related, Related{
-			Posn:    fmt.Sprintf("%s:%d:%d", relPath(rp.Filename), rp.Line, rp.Column),
-			Path:    rp.Filename,
-			Line:    rp.Line,
-			Column:  rp.Column,
-			Message: r.Message,
-		})
+		f.Related = append(f.Related, newRelated(fset, r.Pos, r.Message))
+	}
+	for _, sf := range d.SuggestedFixes {
+		fix := Fix{Message: sf.Message}
+		for _, te := range sf.TextEdits {
+			start := fset.Position(te.Pos)
+			end := start
+			if te.End.IsValid() {
+				end = fset.Position(te.End)
+			}
+			fix.Edits = append(fix.Edits, Edit{
+				Path:  start.Filename,
+				File:  relPath(start.Filename),
+				Start: Position{Line: start.Line, Column: start.Column},
+				End:   Position{Line: end.Line, Column: end.Column},
+				New:   string(te.NewText),
+			})
+		}
+		f.Fixes = append(f.Fixes, fix)
 	}
 	return f
+}
+
+func newRelated(fset *token.FileSet, pos token.Pos, msg string) Related {
+	p := fset.Position(pos)
+	return Related{
+		Posn:    fmt.Sprintf("%s:%d:%d", relPath(p.Filename), p.Line, p.Column),
+		Path:    p.Filename,
+		Line:    p.Line,
+		Column:  p.Column,
+		Message: msg,
+	}
 }
 
 // relPath shortens absolute paths below the working directory, as the go
@@ -275,30 +358,49 @@ func relPath(name string) string {
 // dedupe sorts findings and drops the copies that come from analysing a
 // package both alone and with its tests.
 func dedupe(fs []Finding) []Finding {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if a.Analyzer != b.Analyzer {
-			return a.Analyzer < b.Analyzer
-		}
-		return a.Message < b.Message
-	})
+	sort.SliceStable(fs, func(i, j int) bool { return lessFinding(&fs[i], &fs[j]) })
 	out := fs[:0]
-	for i, f := range fs {
-		if i > 0 && f.Posn == fs[i-1].Posn && f.Analyzer == fs[i-1].Analyzer && f.Message == fs[i-1].Message {
+	for i := range fs {
+		if i > 0 && sameFinding(&fs[i], &fs[i-1]) {
 			continue
 		}
-		out = append(out, f)
+		out = append(out, fs[i])
 	}
 	return out
+}
+
+// dedupeSuppressed is dedupe for suppressed findings.
+func dedupeSuppressed(ss []Suppressed) []Suppressed {
+	sort.SliceStable(ss, func(i, j int) bool { return lessFinding(&ss[i].Finding, &ss[j].Finding) })
+	out := ss[:0]
+	for i := range ss {
+		if i > 0 && sameFinding(&ss[i].Finding, &ss[i-1].Finding) {
+			continue
+		}
+		out = append(out, ss[i])
+	}
+	return out
+}
+
+// lessFinding orders findings by file, line, column, analyzer and message.
+func lessFinding(a, b *Finding) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column < b.Column
+	}
+	if a.Analyzer != b.Analyzer {
+		return a.Analyzer < b.Analyzer
+	}
+	return a.Message < b.Message
+}
+
+func sameFinding(a, b *Finding) bool {
+	return a.Posn == b.Posn && a.Analyzer == b.Analyzer && a.Message == b.Message
 }
 
 // triState is a boolean flag that remembers whether it was set, as go vet's

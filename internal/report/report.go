@@ -20,10 +20,26 @@ type Reporter struct {
 }
 
 // Used is the set of //sync:ignore directives that suppressed a diagnostic
-// of one analyzer. Every analyzer that reports through a Reporter returns
-// it as (part of) its result.
+// of one analyzer, with the diagnostics they suppressed. Every analyzer
+// that reports through a Reporter returns it as (part of) its result, so
+// that syncdirective can report the ignores that match nothing and drivers
+// can list suppressed findings (as SARIF does).
 type Used struct {
+	// Ignores holds each //sync:ignore that suppressed a diagnostic.
 	Ignores map[*annotations.Ignore]bool
+	// Suppressed are the suppressed diagnostics, in the order they were
+	// reported.
+	Suppressed []Suppressed
+}
+
+// A Suppressed is a diagnostic that a //sync:ignore directive suppressed.
+type Suppressed struct {
+	// Diagnostic is the diagnostic as it would have been reported (its URL
+	// filled in).
+	Diagnostic analysis.Diagnostic
+	// Ignore is the directive that suppressed it; Ignore.Reason is the
+	// justification written in the source.
+	Ignore *annotations.Ignore
 }
 
 // New returns a Reporter for pass, whose //sync:ignore directives are those
@@ -33,16 +49,17 @@ func New(pass *analysis.Pass, ann *annotations.Annotations) *Reporter {
 }
 
 // Report reports d unless a //sync:ignore for this analyzer covers its
-// line.
+// line; a suppressed diagnostic is recorded in [Reporter.Used] instead.
 func (r *Reporter) Report(d analysis.Diagnostic) {
+	if d.URL == "" {
+		d.URL = r.pass.Analyzer.URL
+	}
 	for _, ig := range r.ann.Ignores {
 		if ig.Matches(r.pass.Fset, r.pass.Analyzer.Name, d.Pos) {
 			r.used.Ignores[ig] = true
+			r.used.Suppressed = append(r.used.Suppressed, Suppressed{Diagnostic: d, Ignore: ig})
 			return
 		}
-	}
-	if d.URL == "" {
-		d.URL = r.pass.Analyzer.URL
 	}
 	r.pass.Report(d)
 }
@@ -52,7 +69,8 @@ func (r *Reporter) Reportf(pos token.Pos, format string, args ...any) {
 	r.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
-// Used returns the //sync:ignore directives that suppressed a diagnostic.
+// Used returns the //sync:ignore directives that suppressed a diagnostic,
+// and the diagnostics they suppressed.
 func (r *Reporter) Used() *Used { return r.used }
 
 // Condition reports the findings of the tag dataflow for one condition:
