@@ -149,7 +149,7 @@ type isolation struct {
 }
 
 type lossySync struct {
-	k        int
+	r, k     int
 	isolated map[int][]isolation // by period
 }
 
@@ -164,8 +164,9 @@ type lossySync struct {
 // uniformly among those not yet full (if d exceeds n·ceil(r/k), every
 // process is isolated in every period). In each period, that many
 // distinct processes are chosen uniformly, and for each of them a round
-// uniformly in [0, k): from that round of the period on, to the end of the
-// period, the process is isolated. Each step is uniform: its kernel is
+// uniformly in [0, k) (in [0, r mod k) in a last, shorter period): from
+// that round of the period on, to the end of the period, the process is
+// isolated. Each step is uniform: its kernel is
 // the set of processes not isolated in it, and a message is heard if and
 // only if its sender and its receiver are both in the kernel; an isolated
 // process hears nothing, not even itself. Isolated processes rejoin at the
@@ -183,7 +184,7 @@ func LossySync(seed int64, n, r, d, k int) (Adversary, error) {
 		periods++
 	}
 	if periods == 0 {
-		return &lossySync{k: k}, nil
+		return &lossySync{r: r, k: k}, nil
 	}
 	if d > n*periods {
 		d = n * periods
@@ -199,7 +200,7 @@ func LossySync(seed int64, n, r, d, k int) (Adversary, error) {
 			}
 		}
 	}
-	a := &lossySync{k: k, isolated: make(map[int][]isolation, len(count))}
+	a := &lossySync{r: r, k: k, isolated: make(map[int][]isolation, len(count))}
 	perm := make([]PID, n)
 	// Visit the periods in increasing order, so the draws do not depend on
 	// map iteration order.
@@ -212,11 +213,12 @@ func LossySync(seed int64, n, r, d, k int) (Adversary, error) {
 		for i := range perm {
 			perm[i] = PID(i)
 		}
+		length := min(k, r-ph*k) // the last period may be shorter
 		iso := make([]isolation, count[ph])
 		for i := range iso {
 			j := i + g.intN(n-i)
 			perm[i], perm[j] = perm[j], perm[i]
-			iso[i] = isolation{pid: perm[i], from: g.intN(k)}
+			iso[i] = isolation{pid: perm[i], from: g.intN(length)}
 		}
 		slices.SortFunc(iso, func(x, y isolation) int { return int(x.pid - y.pid) })
 		a.isolated[ph] = iso
@@ -234,7 +236,7 @@ func (a *lossySync) isIsolated(iso []isolation, round int, p PID) bool {
 }
 
 func (a *lossySync) HeardOf(s Step, p PID, senders []PID) []PID {
-	if s.Index < 0 {
+	if s.Index < 0 || s.Index >= a.r {
 		return senders
 	}
 	iso := a.isolated[s.Index/a.k]

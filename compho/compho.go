@@ -369,7 +369,6 @@ type executor struct {
 	cand      []int // cand[p] == token: p is a candidate sender of the current receiver
 	heard     []int // heard[p] == token: the adversary returned p
 	token     int
-	scratch   []Envelope
 	offsets   []int
 	sent      int
 	delivered int
@@ -508,10 +507,19 @@ func (ex *executor) runStep() error {
 
 	// Environment.
 	s := Step{Index: ex.step, ex: ex}
-	ex.scratch = ex.scratch[:0]
+	// The mailboxes of the step share one fresh array, allocated for the
+	// worst case (no loss); each is capped so appends do not overlap.
+	total := 0
+	for i := range ex.procs {
+		total += len(ex.procs[i].inbox)
+	}
+	var all []Envelope
+	if total > 0 {
+		all = make([]Envelope, 0, total)
+	}
 	for i := range ex.procs {
 		p := &ex.procs[i]
-		ex.offsets[i] = len(ex.scratch)
+		ex.offsets[i] = len(all)
 		if p.group < 0 || len(p.inbox) == 0 {
 			continue
 		}
@@ -539,21 +547,15 @@ func (ex *executor) runStep() error {
 		}
 		for _, e := range p.inbox {
 			if ex.heard[e.From] == tok {
-				ex.scratch = append(ex.scratch, e)
+				all = append(all, e)
 			}
 		}
 	}
-	ex.offsets[ex.n] = len(ex.scratch)
-	var all []Envelope
-	if len(ex.scratch) > 0 {
-		all = make([]Envelope, len(ex.scratch))
-		copy(all, ex.scratch)
-		clear(ex.scratch)
-		ex.delivered += len(all)
-	}
+	ex.offsets[ex.n] = len(all)
+	ex.delivered += len(all)
 	for i := range ex.procs {
 		p := &ex.procs[i]
-		clear(p.inbox)
+		// The stale entries are overwritten in the next step.
 		p.inbox = p.inbox[:0]
 		if a, b := ex.offsets[i], ex.offsets[i+1]; a < b {
 			p.mbox = all[a:b:b]

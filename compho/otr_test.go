@@ -43,24 +43,28 @@ func (m *otr) update(c *Ctx, mbox Mailbox) {
 	if !more(len(mbox)) {
 		return
 	}
-	count := map[int]int{}
+	count := func(v int) int { // n is small: no map
+		k := 0
+		for _, e := range mbox {
+			if e.Msg.(int) == v {
+				k++
+			}
+		}
+		return k
+	}
 	smallest := mbox[0].Msg.(int)
 	for _, e := range mbox {
-		v := e.Msg.(int)
-		count[v]++
-		smallest = min(smallest, v)
+		smallest = min(smallest, e.Msg.(int))
 	}
 	x := smallest
 	for _, e := range mbox { // in sender order: deterministic
-		v := e.Msg.(int)
-		if count[v] >= len(mbox)-(n-1)/3 {
+		if v := e.Msg.(int); count(v) >= len(mbox)-(n-1)/3 {
 			x = v
 			break
 		}
 	}
 	for _, e := range mbox {
-		v := e.Msg.(int)
-		if more(count[v]) && !m.decided {
+		if v := e.Msg.(int); more(count(v)) && !m.decided {
 			m.decided, m.decision = true, v
 		}
 	}
