@@ -197,8 +197,8 @@ func (c *Ctx) fail(format string, args ...any) {
 	}
 }
 
-// A ProtocolError reports a mistake of a machine (or of an adversary)
-// detected by Run.
+// A ProtocolError reports a mistake of a machine detected by Run: a misuse
+// of Ctx, or an empty round table.
 type ProtocolError struct {
 	Step     int      // the global step (see Ctx.Step)
 	Process  PID      // the process at fault
@@ -268,8 +268,9 @@ type Config[M Machine] struct {
 	// Adversary chooses the HO sets. Nil means NoLoss.
 	Adversary Adversary
 	// MaxSteps bounds the number of global steps; 0 means
-	// DefaultMaxSteps. Reaching it before all processes finished makes
-	// Run return ErrMaxSteps.
+	// DefaultMaxSteps, and a negative value is an error. Reaching the
+	// bound before all processes finished makes Run return ErrMaxSteps
+	// (finishing in the last allowed step is not an error).
 	MaxSteps int
 	// Observers are called after every step, in order.
 	Observers []Observer[M]

@@ -34,8 +34,8 @@
 // # A global step
 //
 // Run executes global steps (synchronized rounds), numbered from 0, until
-// every process is finished. Each step consists of the following phases,
-// each running the processes in increasing PID order:
+// every process is finished. Each step consists of four stages, each
+// running the processes in increasing PID order:
 //
 //  1. Send. Every process that is not finished runs the Send function of
 //     the current round of its top frame. Messages are recorded; a process
@@ -99,9 +99,16 @@
 // outside an Update function or twice in one Update, sending to a PID
 // outside [0, n), calling Call with a nil machine, and a machine whose
 // Rounds returns an empty table. An adversary that returns a sender that
-// is not a candidate, or the same sender twice, is also an error. Run stops
-// at the first error; the machines are then left in the state they
-// reached.
+// is not a candidate, or the same sender twice, makes Run return an error
+// too. Run stops at the first error; the machines are then left in the
+// state they reached.
+//
+// # Observing a run
+//
+// Observers see the root machines after every step, and through
+// [Step.Position] where each process was; [Result] counts the steps and
+// the messages sent and delivered. A Machine that needs the position of
+// its process can use [Ctx.Phase], [Ctx.Round] and [Ctx.Step].
 //
 // Run is deterministic: given the same machines and a deterministic
 // adversary it executes the same steps; it starts no goroutines.
