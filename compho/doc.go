@@ -78,6 +78,14 @@
 // process that returns from a nested machine exchanges messages again
 // with the others only when (if ever) they are at the same position.
 //
+// Returns are not a barrier: each process returns from a nested machine
+// when its own instance is Halted. The RETURN rule of Fig. 3 makes all the
+// callers return together; here, callers whose instances halt in the same
+// step return together, and one that halts earlier or later simply ends up
+// at another position. This is the lock-step image of the asynchronous
+// code, where a process leaves an inner loop without waiting for the
+// others.
+//
 // # Adversaries
 //
 // The adversary plays the environment of the Heard-Of model: faults are
