@@ -6,9 +6,11 @@
 //
 //	ccvet [flags] [packages]
 //	ccvet help [analyzer]
+//	ccvet lsp
 //	go vet -vettool=$(which ccvet) [packages]
 //
-// Run 'ccvet -h' for the flags.
+// Run 'ccvet -h' for the flags. 'ccvet lsp' is a language server that
+// publishes the findings as diagnostics in an editor, beside gopls.
 package main
 
 import (
@@ -16,12 +18,16 @@ import (
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/internal/driver"
+	"github.com/ccvet/ccvet/internal/lsp"
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
 func main() {
 	if driver.IsVetInvocation(os.Args[1:]) {
 		unitchecker.Main(analyzer.Suite...) // does not return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "lsp" {
+		os.Exit(lsp.Main(analyzer.Suite, os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(driver.Main(analyzer.Suite, os.Args[1:], os.Stdout, os.Stderr))
 }
