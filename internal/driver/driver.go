@@ -69,6 +69,7 @@ func Main(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) i
 Usage:
   ccvet [flags] [packages]     analyse packages (default ./...)
   ccvet help [analyzer]        describe the analyzers
+  ccvet lsp                    run a language server for editors (see ccvet lsp -h)
   go vet -vettool=$(which ccvet) [packages]
 
 Exit status: 0 no findings, 1 findings, 2 errors.
