@@ -25,9 +25,10 @@ const (
 	messageError = 1
 )
 
-type initializeParams struct {
-	RootURI string `json:"rootUri,omitempty"`
-}
+// initializeParams are the parameters of initialize. The server needs
+// none of them (it analyses the package of each file it is told about);
+// decoding them only checks that they are an object.
+type initializeParams struct{}
 
 type initializeResult struct {
 	Capabilities serverCapabilities `json:"capabilities"`
