@@ -66,11 +66,16 @@
 // # Findings and suppression
 //
 // golangci-lint reports every finding under the linter name ccvet, with the
-// analyzer's name before the message, as in
+// analyzer's name before the message. It makes each related position of a
+// finding (where the tag was set, the //sync:msg used, ...) an issue of its
+// own, placed at the finding itself when the position is in another file:
 //
-//	proc/proc.go:10:18: syncdirective: message msgs.Msg maps 2 tag component(s) ... (ccvet)
+//	proc/proc.go:11:3: syncsend(related information): ballot set here (ccvet)
+//	proc/proc.go:13:17: syncsend: msgs.Msg sent with Ballot from before ballot was set at line 11 (...) (ccvet)
 //
-// A finding is suppressed either by ccvet's own //sync:ignore directive,
-// which syncdirective checks is still needed, or by golangci-lint's
-// //nolint:ccvet comment on the line of the finding.
+// A finding is best suppressed by ccvet's own //sync:ignore directive, which
+// removes it with its related positions, and which syncdirective reports
+// once it suppresses nothing. golangci-lint's //nolint:ccvet comment
+// suppresses the issues of its own line only: on line 13 above, it leaves
+// the related-information issue of line 11.
 package gclplugin
