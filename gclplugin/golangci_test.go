@@ -17,12 +17,13 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// customConfig is the part of .custom-gcl.yml that "golangci-lint custom"
-// reads.
+// customConfig is .custom-gcl.yml, the configuration of "golangci-lint
+// custom" (pkg/commands/internal.Configuration in golangci-lint).
 type customConfig struct {
-	Version string `yaml:"version"`
-	Name    string `yaml:"name"`
-	Plugins []struct {
+	Version     string `yaml:"version"`
+	Name        string `yaml:"name"`
+	Destination string `yaml:"destination"`
+	Plugins     []struct {
 		Module  string `yaml:"module"`
 		Import  string `yaml:"import"`
 		Version string `yaml:"version"`
@@ -105,7 +106,9 @@ func TestGolangciLint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(data, &cfg); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true) // golangci-lint ignores unknown keys: catch typos here
+	if err := dec.Decode(&cfg); err != nil {
 		t.Fatalf("example/.custom-gcl.yml: %v", err)
 	}
 	if len(cfg.Plugins) != 1 {
