@@ -1,6 +1,8 @@
 package analyzer_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ccvet/ccvet/analyzer"
@@ -33,5 +35,35 @@ func BenchmarkUnannotated(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCorpus measures the whole suite on the protocols of the test
+// corpus (already loaded and type-checked): all of them at once, and each
+// alone, so that the largest protocol's cost is visible.
+func BenchmarkCorpus(b *testing.B) {
+	names := corpusPackages(b)
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  filepath.Join(corpusDir, "src"),
+		Env:  append(os.Environ(), "GOPATH="+corpusDir, "GO111MODULE=off", "GOFLAGS="),
+	}
+	all, err := packages.Load(cfg, names...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if packages.PrintErrors(all) > 0 {
+		b.Fatal("corpus does not load")
+	}
+	run := func(b *testing.B, pkgs []*packages.Package) {
+		for b.Loop() {
+			if _, err := checker.Analyze(analyzer.Suite, pkgs, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("all", func(b *testing.B) { run(b, all) })
+	for _, p := range all {
+		b.Run(p.Name, func(b *testing.B) { run(b, []*packages.Package{p}) })
 	}
 }

@@ -83,7 +83,7 @@ type mutant struct {
 	old, new             string
 }
 
-func corpusPackages(t *testing.T) []string {
+func corpusPackages(t testing.TB) []string {
 	entries, err := os.ReadDir(filepath.Join(corpusDir, "src"))
 	if err != nil {
 		t.Fatal(err)

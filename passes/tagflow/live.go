@@ -171,18 +171,26 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	}
 	if dead {
 		var nfs facts
-		for _, f := range st.fs {
-			if keep(f.a) && keep(f.b) && f.op == token.NEQ {
-				nfs = nfs.with(f)
+		have := make(map[fact]bool)
+		add := func(f fact) {
+			if !have[f] {
+				have[f] = true
+				nfs = append(nfs, f)
 			}
 		}
+		for _, f := range st.fs {
+			if keep(f.a) && keep(f.b) && f.op == token.NEQ {
+				add(f)
+			}
+		}
+		s := st.fs.solve()
 		for i, a := range kept {
 			for _, c := range kept[i+1:] {
 				if a.isConst() && c.isConst() {
 					continue
 				}
-				if f, ok := relFact(a, st.fs.cmp(a, c), c); ok {
-					nfs = nfs.with(f)
+				if f, ok := relFact(a, s.cmp(a, c), c); ok {
+					add(f)
 				}
 			}
 		}

@@ -257,30 +257,62 @@ func (g *graph) reach(a term) map[term]bool {
 
 // cmp says what fs imply about a compared with b.
 func (fs facts) cmp(a, b term) rel {
+	if a == b || a.isConst() && b.isConst() {
+		return constCmp(a, b)
+	}
+	return fs.solve().cmp(a, b)
+}
+
+// constCmp compares two constants, or a term with itself.
+func constCmp(a, b term) rel {
 	if a == b {
 		return relEQ
 	}
-	if a.isConst() && b.isConst() {
-		va, vb := constValue(a), constValue(b)
-		if va.Kind() == vb.Kind() && va.Kind() == constant.Int {
-			switch {
-			case constant.Compare(va, token.LSS, vb):
-				return relLT
-			case constant.Compare(va, token.GTR, vb):
-				return relGT
-			}
-			return relEQ
+	va, vb := constValue(a), constValue(b)
+	if va.Kind() == vb.Kind() && va.Kind() == constant.Int {
+		switch {
+		case constant.Compare(va, token.LSS, vb):
+			return relLT
+		case constant.Compare(va, token.GTR, vb):
+			return relGT
 		}
-		if constant.Compare(va, token.EQL, vb) {
-			return relEQ
-		}
-		return relNE
+		return relEQ
 	}
-	g := fs.graph()
-	ra, rb := g.reach(a), g.reach(b)
-	sab, ab := ra[b]
-	sba, ba := rb[a]
-	ne := g.ne[[2]term{a, b}]
+	if constant.Compare(va, token.EQL, vb) {
+		return relEQ
+	}
+	return relNE
+}
+
+// A solver answers many queries about one fact set: it builds the order
+// graph once and remembers what is reachable from each term it was asked
+// about, so that n queries cost n searches instead of n graph builds.
+type solver struct {
+	g     *graph
+	reach map[term]map[term]bool
+}
+
+func (fs facts) solve() *solver {
+	return &solver{g: fs.graph(), reach: make(map[term]map[term]bool)}
+}
+
+func (s *solver) from(a term) map[term]bool {
+	r, ok := s.reach[a]
+	if !ok {
+		r = s.g.reach(a)
+		s.reach[a] = r
+	}
+	return r
+}
+
+// cmp says what the solver's facts imply about a compared with b.
+func (s *solver) cmp(a, b term) rel {
+	if a == b || a.isConst() && b.isConst() {
+		return constCmp(a, b)
+	}
+	sab, ab := s.from(a)[b]
+	sba, ba := s.from(b)[a]
+	ne := s.g.ne[[2]term{a, b}]
 	switch {
 	case ab && (sab || ne):
 		return relLT
@@ -298,44 +330,114 @@ func (fs facts) cmp(a, b term) rel {
 	return relUnknown
 }
 
-// consistent reports whether fs can all hold at once.
+// consistent reports whether fs can all hold at once: no strict edge, no
+// != pair and no two distinct constants inside one strongly connected
+// component of the order graph (a component's terms are all equal). One
+// Tarjan pass, linear in the size of the graph.
 func (fs facts) consistent() bool {
 	g := fs.graph()
-	for t := range g.edges {
-		r := g.reach(t)
-		if strict, ok := r[t]; ok && strict {
-			return false
+	comp := g.components()
+	for t, es := range g.edges {
+		for _, e := range es {
+			if e.strict && comp[t] == comp[e.to] {
+				return false
+			}
 		}
 	}
 	for pair := range g.ne {
-		if pair[0].isConst() && pair[1].isConst() {
-			if constant.Compare(constValue(pair[0]), token.EQL, constValue(pair[1])) {
-				return false
-			}
-			continue
+		if pair[0] == pair[1] {
+			return false
 		}
-		r0, r1 := g.reach(pair[0]), g.reach(pair[1])
-		if _, ok := r0[pair[1]]; ok {
-			if _, ok := r1[pair[0]]; ok {
-				return false
-			}
+		c0, ok0 := comp[pair[0]]
+		c1, ok1 := comp[pair[1]]
+		if ok0 && ok1 && c0 == c1 {
+			return false
+		}
+		if pair[0].isConst() && pair[1].isConst() && constCmp(pair[0], pair[1]) == relEQ {
+			return false
 		}
 	}
-	// Two distinct constants that are equal.
-	for t := range g.edges {
+	constOf := make(map[int]term)
+	for t, c := range comp {
 		if !t.isConst() {
 			continue
 		}
-		r := g.reach(t)
-		for u := range r {
-			if u.isConst() && u != t {
-				if _, back := g.reach(u)[t]; back && !constant.Compare(constValue(t), token.EQL, constValue(u)) {
-					return false
+		if u, ok := constOf[c]; ok && constCmp(t, u) != relEQ {
+			return false
+		}
+		constOf[c] = t
+	}
+	return true
+}
+
+// components numbers the strongly connected components of g's edges
+// (Tarjan's algorithm, iterative so that long chains cannot overflow the
+// stack).
+func (g *graph) components() map[term]int {
+	index := make(map[term]int)
+	low := make(map[term]int)
+	onStack := make(map[term]bool)
+	comp := make(map[term]int)
+	var stack []term
+	next, ncomp := 0, 0
+	type frame struct {
+		t term
+		i int
+	}
+	var nodes []term
+	for t, es := range g.edges {
+		nodes = append(nodes, t)
+		for _, e := range es {
+			nodes = append(nodes, e.to)
+		}
+	}
+	for _, root := range nodes {
+		if _, ok := index[root]; ok {
+			continue
+		}
+		work := []frame{{root, 0}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(work) > 0 {
+			f := &work[len(work)-1]
+			if es := g.edges[f.t]; f.i < len(es) {
+				w := es[f.i].to
+				f.i++
+				if _, ok := index[w]; !ok {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					work = append(work, frame{w, 0})
+				} else if onStack[w] && index[w] < low[f.t] {
+					low[f.t] = index[w]
 				}
+				continue
+			}
+			t := f.t
+			work = work[:len(work)-1]
+			if len(work) > 0 {
+				if p := work[len(work)-1].t; low[t] < low[p] {
+					low[p] = low[t]
+				}
+			}
+			if low[t] == index[t] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					comp[w] = ncomp
+					if w == t {
+						break
+					}
+				}
+				ncomp++
 			}
 		}
 	}
-	return true
+	return comp
 }
 
 // withoutSub drops the facts whose terms contain sub.
