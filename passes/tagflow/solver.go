@@ -194,7 +194,19 @@ func (fs facts) graph() *graph {
 		}
 	}
 	// Order the constants that occur.
-	sort.Slice(consts, func(i, j int) bool { return constLess(consts[i], consts[j]) })
+	// Integers by value, then the others by name: a strict weak order, so
+	// the chain below does not depend on the order of the facts.
+	sort.Slice(consts, func(i, j int) bool {
+		a, b := consts[i], consts[j]
+		ai, bi := constValue(a).Kind() == constant.Int, constValue(b).Kind() == constant.Int
+		if ai && bi {
+			return constLess(a, b)
+		}
+		if ai != bi {
+			return ai
+		}
+		return a < b
+	})
 	for i := 1; i < len(consts); i++ {
 		if constLess(consts[i-1], consts[i]) {
 			g.edges[consts[i-1]] = append(g.edges[consts[i-1]], edge{consts[i], true})
@@ -278,10 +290,10 @@ func constCmp(a, b term) rel {
 		}
 		return relEQ
 	}
-	if constant.Compare(va, token.EQL, vb) {
+	if va.Kind() == vb.Kind() && constant.Compare(va, token.EQL, vb) {
 		return relEQ
 	}
-	return relNE
+	return relNE // constants of different kinds are never the same value
 }
 
 // A solver answers many queries about one fact set: it builds the order
