@@ -47,7 +47,8 @@ const (
 // WriteSARIF writes res as a SARIF 2.1.0 log with one run of the given
 // analyzers. File locations are relative to root, an absolute directory
 // (normally the working directory: the repository root for code
-// scanning).
+// scanning). Columns are converted to UTF-16 from the files on disk, so an
+// overlay given to [Analyze] is not seen here.
 func WriteSARIF(w io.Writer, res *Result, analyzers []*analysis.Analyzer, root string) error {
 	log := newSARIF(res, analyzers, root)
 	enc := json.NewEncoder(w)
