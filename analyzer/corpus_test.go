@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ccvet/ccvet/analyzer"
@@ -143,11 +145,58 @@ func TestCorpusMutants(t *testing.T) {
 					}
 					t.Skipf("known miss (%d mismatches), first: %s", len(rec.errs), rec.errs[0])
 				}
-				analysistest.Run(t, dir, a, pkg)
+				results := analysistest.Run(t, dir, a, pkg)
+				if os.Getenv("CCVET_UPDATE") != "" {
+					exactWants(t, pkg, m, results)
+				}
 			})
 		}
 	}
 }
+
+// exactWants rewrites, in pkg's mutants.txt, the // want patterns of
+// mutant m that matched a diagnostic into the diagnostic's exact message,
+// so that the corpus asserts exact diagnostics. Run with CCVET_UPDATE=1
+// after changing a message; mutants are independent, so the rewrites of
+// parallel subtests are serialised.
+func exactWants(t *testing.T, pkg string, m mutant, results []*analysistest.Result) {
+	wantsMu.Lock()
+	defer wantsMu.Unlock()
+	path := filepath.Join(corpusDir, "src", pkg, "mutants.txt")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	start := strings.Index(text, "=== "+m.name+" ")
+	end := start + strings.Index(text[start:], "\n===\n")
+	block := text[start:end]
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			posn := r.Pass.Fset.Position(d.Pos)
+			src, err := os.ReadFile(posn.Filename)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := strings.Split(string(src), "\n")[posn.Line-1]
+			i := strings.Index(line, "// want `")
+			if i < 0 {
+				continue
+			}
+			pattern := strings.TrimSuffix(line[i+len("// want `"):], "`")
+			exact := regexp.QuoteMeta(d.Message)
+			if pattern == exact || strings.Contains(exact, "`") || strings.Contains(pattern, "`") {
+				continue
+			}
+			block = strings.Replace(block, "// want `"+pattern+"`", "// want `"+exact+"`", 1)
+		}
+	}
+	if err := os.WriteFile(path, []byte(text[:start]+block+text[end:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var wantsMu sync.Mutex
 
 // recorder collects what analysistest reports, for the known misses.
 type recorder struct{ errs []string }

@@ -17,7 +17,7 @@ import (
 // Limits that keep the analysis of one loop bounded; past them the engine
 // says it cannot prove the conditions instead of running on.
 const (
-	maxStatesPerBlock = 256
+	maxStatesPerBlock = 1024
 	widenAfter        = 32
 	maxSteps          = 200000
 	maxInlineDepth    = 4
