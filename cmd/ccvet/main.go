@@ -7,10 +7,13 @@
 //	ccvet [flags] [packages]
 //	ccvet help [analyzer]
 //	ccvet lsp
+//	ccvet makeho [-o dir] [-check] [packages]
 //	go vet -vettool=$(which ccvet) [packages]
 //
 // Run 'ccvet -h' for the flags. 'ccvet lsp' is a language server that
 // publishes the findings as diagnostics in an editor, beside gopls.
+// 'ccvet makeho' generates the round-based (CompHO) machine of every loop
+// that ccvet proves communication-closed (see package makeho).
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/internal/driver"
 	"github.com/ccvet/ccvet/internal/lsp"
+	"github.com/ccvet/ccvet/makeho"
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
@@ -28,6 +32,9 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "lsp" {
 		os.Exit(lsp.Main(analyzer.Suite, os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "makeho" {
+		os.Exit(makeho.Main(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	os.Exit(driver.Main(analyzer.Suite, os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -1,0 +1,48 @@
+// Package makeho implements 'ccvet makeho', the make-HO rewriting of Drăgoi
+// and Widder, "Reducing asynchrony to synchronized rounds" (Sec. 3.3): from
+// a //sync:tag loop that ccvet proves communication-closed, it generates the
+// equivalent round-based machine for the [compho] runtime, as Go source in
+// the loop's package.
+//
+// # What is generated
+//
+// For each tagged loop of a function F (a method (*T).F or a function F),
+// the file <file>_compho.go beside the loop's file declares
+//
+//	type FMachine struct{ ... }            // the receiver, the parameters, the locals that live across rounds
+//	func NewFMachine(recv, params...) *FMachine
+//	func (m *FMachine) Init(c *compho.Ctx) // the statements before the loop, the first iteration's start
+//	func (m *FMachine) Send<Round>(c *compho.Ctx)
+//	func (m *FMachine) Update<Round>(c *compho.Ctx, mbox compho.Mailbox)
+//	func (m *FMachine) Rounds() []compho.Round
+//	func (m *FMachine) Halted() bool
+//
+// with one Send and one Update per constant of the round variable's enum,
+// in order. The loop body is cut at the statements that set the round
+// variable to a constant: the sends of a round become its Send (calls of
+// //sync:send functions become c.Send or c.Broadcast), and the code after
+// them its Update, where the reception loop becomes a loop over the
+// mailbox that keeps the user's filter and stores (the loop condition
+// becomes an early exit, so the messages are consumed as an asynchronous
+// execution that receives them in sender order would). Every Send and
+// Update starts with the round test of the paper (the round variable
+// equals the round), so that the rounds after a continue are no-ops; a
+// continue becomes a return, and a break or return out of the loop halts
+// the machine. The phase increment, and the rest of the code before the
+// first round's send, runs once per iteration, when the last round's
+// Update ends (and in Init for the first iteration). The user's
+// statements, names and comments are kept.
+//
+// # What is refused
+//
+// make-HO only rewrites loops on which the ccvet suite reports nothing.
+// It refuses, with a diagnostic at the position concerned, the abort cases
+// of the paper (a round variable without a bounded domain, a phase not
+// increased on every iteration, more than one phase in one iteration, a
+// round with no code on any path, more than one send or reception on a
+// path of a round, a nested loop without the outer tags) and what this
+// implementation does not support yet (its diagnostics say "not supported
+// yet: ..."): channel communication, round changes nested in statements,
+// nested machine calls, sends after the reception of a round, and a few
+// more. It never emits code it cannot vouch for.
+package makeho

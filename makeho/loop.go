@@ -1,0 +1,910 @@
+package makeho
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+)
+
+// A loopGen rewrites one tagged loop into a machine.
+type loopGen struct {
+	u     *unit
+	loop  *annotations.Loop
+	fn    *ast.FuncDecl
+	file  *ast.File
+	taken map[string]bool // machine type names already used in the package
+
+	info *types.Info
+	fset *token.FileSet
+	src  []byte
+	base int // offset of the file in fset
+
+	phase, round *annotations.SyncVar
+	forStmt      *ast.ForStmt   // the loop, if a for statement
+	rangeStmt    *ast.RangeStmt // the loop, if a range over an integer
+	label        string         // the loop's label, if any
+
+	preLoop  []ast.Stmt // statements of the function before the loop
+	prologue []ast.Stmt // the body's statements before the first round's send
+	rounds   []*round
+
+	edits     []edit
+	recvCalls []*ast.CallExpr // the receive calls, rewritten
+	removed []span // deleted code: its identifiers do not count
+
+	// Names chosen for the generated code, free in the function.
+	mName, cName, mboxName, envName string
+	typeName                        string
+	recv                            *types.Var // the receiver, if any
+	recvPtr                         bool       // the receiver is a pointer: bound, not rewritten
+	hoisted                         map[types.Object]string
+	fieldNames                      map[string]bool
+	iterField, itersField           string // counter and bound of a range over an integer
+
+	imps map[string]string // import path -> name used in the generated code
+}
+
+// A round is the code of one round constant.
+type round struct {
+	c      *types.Const
+	sw     ast.Stmt   // the statement that enters the round
+	pre    []ast.Stmt // from sw to the send: they end the previous round's update
+	send   []ast.Stmt
+	update []ast.Stmt
+}
+
+type edit struct {
+	start, end int // offsets in the file
+	text       string
+}
+
+type span struct{ start, end token.Pos }
+
+// run checks the loop and renders its machine.
+func (g *loopGen) run() ([]byte, map[string]string, error) {
+	g.info = g.u.pass.TypesInfo
+	g.fset = g.u.pass.Fset
+	tf := g.fset.File(g.loop.Pos())
+	g.base = tf.Base()
+	src, err := fileContent(g.fset, g.file)
+	if err != nil {
+		return nil, nil, err
+	}
+	g.src = src
+	g.imps = make(map[string]string)
+	// The statements copied may use any import of the file; assemble
+	// keeps those the generated code refers to.
+	for _, im := range g.file.Imports {
+		path, _ := strconv.Unquote(im.Path.Value)
+		name := ""
+		if im.Name != nil {
+			name = im.Name.Name
+		} else if p := importedPkg(g.u.pass.Pkg, path); p != nil {
+			name = p.Name()
+		}
+		if name != "" && name != "_" && name != "." {
+			g.imps[path] = name
+		}
+	}
+	steps := []func() error{
+		g.checkTag,
+		g.checkNesting,
+		g.locate,
+		g.chooseNames,
+		g.checkChannels,
+		g.split,
+		g.checkPhase,
+		g.branches,
+		g.sends,
+		g.receptions,
+		g.hoist,
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, nil, err
+		}
+	}
+	code, err := g.emit()
+	return code, g.imps, err
+}
+
+// importedPkg returns the package with the given path that pkg imports.
+func importedPkg(pkg *types.Package, path string) *types.Package {
+	for _, p := range pkg.Imports() {
+		if p.Path() == path {
+			return p
+		}
+	}
+	return nil
+}
+
+// checkTag checks that the loop has a phase and a round, and that the
+// round takes values in an enum (the paper's bounded domain).
+func (g *loopGen) checkTag() error {
+	own := g.loop.Vars
+	if g.loop.Parent != nil {
+		return refuse(g.loop.Pos(), "not supported yet: a tagged loop nested in the tagged loop at %s (nested machines)", lineOf(g.fset, g.loop.Parent.Pos()))
+	}
+	switch {
+	case len(own) < 2:
+		return refuse(g.loop.Directive.Pos(), "make-HO needs two synchronization variables per loop, the phase then the round; %s has %d", g.loop.TagString(), len(own))
+	case len(own) > 2:
+		for _, l := range g.u.ann.Loops {
+			if l != g.loop && extends(own, l.Vars) {
+				return refuse(g.loop.Pos(), "not supported yet: a tagged loop nested (through a call) in the loop at %s (nested machines through c.Call)", lineOf(g.fset, l.Pos()))
+			}
+		}
+		return refuse(g.loop.Directive.Pos(), "not supported yet: %d synchronization variables (%s); make-HO handles a phase and a round", len(own), g.loop.TagString())
+	}
+	g.phase, g.round = own[0], own[1]
+	if g.round.Enum == nil {
+		return refuse(g.round.Pos, "round variable %s has an unbounded domain: its type %s has no constants (make-HO needs the rounds as a Go enum)",
+			g.round.Name, types.TypeString(g.round.Type, types.RelativeTo(g.u.pass.Pkg)))
+	}
+	return nil
+}
+
+// checkNesting refuses tagged loops nested in this one, directly or
+// through a call of a function of the package that has a tagged loop.
+func (g *loopGen) checkNesting() error {
+	for _, l := range g.u.ann.Loops {
+		if l.Parent == g.loop {
+			return refuse(l.Pos(), "not supported yet: nested tagged loop (nested machines through c.Call)")
+		}
+	}
+	inner := make(map[types.Object]*annotations.Loop)
+	for _, l := range g.u.ann.Loops {
+		if fd, ok := l.Func.(*ast.FuncDecl); ok && l.Parent == nil {
+			if obj := g.info.Defs[fd.Name]; obj != nil {
+				inner[obj] = l
+			}
+		}
+	}
+	var err error
+	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || err != nil {
+			return err == nil
+		}
+		l := inner[calleeOf(g.info, call)]
+		if l == nil || l == g.loop {
+			return true
+		}
+		if !extends(l.Vars, g.loop.Vars) {
+			err = refuse(call.Pos(), "nested loop without the outer tags: the loop at %s, called here, is tagged %s, which does not start with this loop's tag %s",
+				lineOf(g.fset, l.Pos()), l.TagString(), g.loop.TagString())
+		} else {
+			err = refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s (nested machines through c.Call)", lineOf(g.fset, l.Pos()))
+		}
+		return false
+	})
+	return err
+}
+
+func extends(inner, outer []*annotations.SyncVar) bool {
+	if len(inner) <= len(outer) {
+		return false
+	}
+	for i, v := range outer {
+		if !sameVar(v, inner[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameVar reports whether v and w denote the same variable, across
+// functions: the receivers of two methods of a type are the same process.
+func sameVar(v, w *annotations.SyncVar) bool {
+	if v.Same(w) {
+		return true
+	}
+	if v.Root.Name() != w.Root.Name() || !types.Identical(v.Root.Type(), w.Root.Type()) || len(v.Fields) != len(w.Fields) {
+		return false
+	}
+	for i := range v.Fields {
+		if v.Fields[i] != w.Fields[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// calleeOf returns the function or method a call statically calls.
+func calleeOf(info *types.Info, call *ast.CallExpr) types.Object {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return info.Uses[f]
+	case *ast.SelectorExpr:
+		return info.Uses[f.Sel]
+	case *ast.IndexExpr:
+		if id, ok := f.X.(*ast.Ident); ok {
+			return info.Uses[id]
+		}
+	}
+	return nil
+}
+
+// locate finds the loop among the function's statements and checks its
+// header.
+func (g *loopGen) locate() error {
+	idx := -1
+	for i, s := range g.fn.Body.List {
+		t := s
+		if l, ok := s.(*ast.LabeledStmt); ok {
+			t = l.Stmt
+			if t == g.loop.Stmt {
+				g.label = l.Label.Name
+			}
+		}
+		if t == g.loop.Stmt {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return refuse(g.loop.Pos(), "not supported yet: a tagged loop nested in another statement (make-HO needs it at the top level of its function's body)")
+	}
+	g.preLoop = g.fn.Body.List[:idx]
+	for _, s := range g.preLoop {
+		if err := g.checkPreLoop(s); err != nil {
+			return err
+		}
+	}
+	switch s := g.loop.Stmt.(type) {
+	case *ast.ForStmt:
+		g.forStmt = s
+	case *ast.RangeStmt:
+		t, ok := g.info.TypeOf(s.X).Underlying().(*types.Basic)
+		if !ok || t.Info()&types.IsInteger == 0 {
+			return refuse(s.Pos(), "not supported yet: a tagged range loop over %s (make-HO handles for loops and ranges over integers)", types.ExprString(s.X))
+		}
+		if s.Value != nil {
+			return refuse(s.Value.Pos(), "not supported yet: a range over an integer with two variables")
+		}
+		g.rangeStmt = s
+	}
+	return nil
+}
+
+// checkPreLoop checks a statement before the loop, which Init runs.
+func (g *loopGen) checkPreLoop(s ast.Stmt) error {
+	var err error
+	ast.Inspect(s, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			err = refuse(n.Pos(), "not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)")
+		case *ast.GoStmt:
+			err = refuse(n.Pos(), "not supported yet: go statement before the tagged loop")
+		case *ast.ReturnStmt, *ast.BranchStmt, *ast.LabeledStmt:
+			err = refuse(n.Pos(), "not supported yet: control flow that leaves the function before the tagged loop")
+		case *ast.CallExpr:
+			if c := g.comm(n); c != nil {
+				err = refuse(n.Pos(), "not supported yet: a %s before the tagged loop", c.Kind)
+			}
+		}
+		return true
+	})
+	return err
+}
+
+// comm returns the //sync:send or //sync:recv annotation of the function
+// a call calls, if any.
+func (g *loopGen) comm(call *ast.CallExpr) *annotations.Comm {
+	fn, _ := calleeOf(g.info, call).(*types.Func)
+	return g.u.ann.CommOf(fn)
+}
+
+// checkChannels refuses channel communication in the loop: only
+// //sync:send and //sync:recv calls are translated.
+func (g *loopGen) checkChannels() error {
+	var err error
+	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		var pos token.Pos
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			pos = n.Arrow
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				pos = n.OpPos
+			}
+		case *ast.SelectStmt:
+			pos = n.Pos()
+		case *ast.RangeStmt:
+			if _, ok := g.info.TypeOf(n.X).Underlying().(*types.Chan); ok {
+				pos = n.Pos()
+			}
+		}
+		if pos.IsValid() {
+			err = refuse(pos, "not supported yet: channel communication in a tagged loop (make-HO translates calls of //sync:send and //sync:recv functions)")
+		}
+		return true
+	})
+	return err
+}
+
+// isVar reports whether e denotes the synchronization variable v.
+func (g *loopGen) isVar(e ast.Expr, v *annotations.SyncVar) bool {
+	e = ast.Unparen(e)
+	var fields []*types.Var
+	for {
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		s := g.info.Selections[sel]
+		if s == nil || s.Kind() != types.FieldVal {
+			return false
+		}
+		// The selection's implicit embedded fields come first.
+		st := s.Recv()
+		var path []*types.Var
+		for _, i := range s.Index() {
+			if p, ok := st.Underlying().(*types.Pointer); ok {
+				st = p.Elem()
+			}
+			f := st.Underlying().(*types.Struct).Field(i)
+			path = append(path, f)
+			st = f.Type()
+		}
+		fields = append(path, fields...)
+		e = ast.Unparen(sel.X)
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok || g.info.Uses[id] != v.Root || len(fields) != len(v.Fields) {
+		return false
+	}
+	for i := range fields {
+		if fields[i] != v.Fields[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// roundConst returns the round constant a statement enters, if it is an
+// assignment of a constant to the round variable.
+func (g *loopGen) roundConst(s ast.Stmt) *types.Const {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || !g.isVar(as.Lhs[0], g.round) {
+		return nil
+	}
+	v := g.info.Types[as.Rhs[0]].Value
+	if v == nil {
+		return nil
+	}
+	for _, c := range g.round.Enum.Consts {
+		if constant.Compare(c.Val(), token.EQL, v) {
+			return c
+		}
+	}
+	return nil
+}
+
+// split cuts the body at the statements that enter a round, and each
+// round into the code before its send, its send and its update.
+func (g *loopGen) split() error {
+	body := g.loop.Body.List
+	top := make(map[ast.Stmt]bool)
+	for _, s := range body {
+		top[s] = true
+	}
+	// Every write of the round variable must be a top-level switch.
+	var err error
+	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if !g.isVar(l, g.round) {
+					continue
+				}
+				switch {
+				case g.roundConst(n) == nil:
+					err = refuse(n.Pos(), "not supported yet: %s set to something other than one of its constants", g.round.Name)
+				case !top[n]:
+					err = refuse(n.Pos(), "not supported yet: %s changes inside a nested statement (make-HO handles round changes at the top level of the loop body)", g.round.Name)
+				}
+			}
+		case *ast.IncDecStmt:
+			if g.isVar(n.X, g.round) {
+				err = refuse(n.Pos(), "not supported yet: %s%s (make-HO needs round changes to constants)", g.round.Name, n.Tok)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && g.isVar(n.X, g.round) {
+				err = refuse(n.Pos(), "not supported yet: the address of the round variable %s is taken", g.round.Name)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	var cur *round
+	var before []ast.Stmt
+	for _, s := range body {
+		if c := g.roundConst(s); c != nil {
+			if cur != nil && constant.Compare(c.Val(), token.LEQ, cur.c.Val()) {
+				return refuse(s.Pos(), "more than one phase in one iteration: %s goes back from %s to %s (make-HO needs each iteration of the loop to be one phase)",
+					g.round.Name, cur.c.Name(), c.Name())
+			}
+			cur = &round{c: c, sw: s}
+			g.rounds = append(g.rounds, cur)
+		}
+		if cur == nil {
+			before = append(before, s)
+		} else {
+			cur.update = append(cur.update, s) // split below
+		}
+	}
+	if len(g.rounds) == 0 {
+		return refuse(g.loop.Pos(), "the loop body never sets the round variable %s to one of its constants", g.round.Name)
+	}
+	for i, c := range g.round.Enum.Consts {
+		if i >= len(g.rounds) || g.rounds[i].c != c {
+			return refuse(g.loop.Pos(), "round %s has no code: no path of the loop body enters it (make-HO fills only the rounds skipped by continue with no-ops)", c.Name())
+		}
+	}
+	for _, s := range before {
+		if pos := g.findComm(s, 0); pos.IsValid() {
+			return refuse(pos, "not supported yet: communication before the loop body enters its first round")
+		}
+	}
+	for _, r := range g.rounds {
+		if err := g.splitRound(r); err != nil {
+			return err
+		}
+	}
+	g.prologue = append(before, g.rounds[0].pre...)
+	for i, r := range g.rounds {
+		if err := g.checkPre(r, i == 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findComm returns the position of the first send (kind Send), reception
+// (kind Recv) or either (0) in n.
+func (g *loopGen) findComm(n ast.Node, kind annotations.CommKind) token.Pos {
+	var pos token.Pos
+	ast.Inspect(n, func(n ast.Node) bool {
+		if pos.IsValid() {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if c := g.comm(call); c != nil && (kind == 0 || c.Kind == kind) {
+				pos = call.Pos()
+			}
+		}
+		return true
+	})
+	return pos
+}
+
+// splitRound splits the statements of round r (r.update, from its switch
+// on) into pre, send and update.
+func (g *loopGen) splitRound(r *round) error {
+	seg := r.update
+	name := r.c.Name()
+	// At most one send and one reception on every path.
+	if pos := g.maxPerPath(seg, annotations.Send); pos.IsValid() {
+		return refuse(pos, "more than one send on a path of round %s (make-HO needs at most one send, possibly to many, per round)", name)
+	}
+	if pos := g.maxPerPath(seg, annotations.Recv); pos.IsValid() {
+		return refuse(pos, "more than one reception on a path of round %s (make-HO needs at most one reception loop per round)", name)
+	}
+	first, last, recv := -1, -1, -1
+	for i, s := range seg {
+		if g.findComm(s, annotations.Send).IsValid() {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+		if recv < 0 && g.findComm(s, annotations.Recv).IsValid() {
+			recv = i
+		}
+	}
+	if first >= 0 && recv >= 0 && last >= recv {
+		return refuse(g.findComm(seg[last], annotations.Send), "not supported yet: a send after the reception of round %s (make-HO needs send, then receive, then update)", name)
+	}
+	if first < 0 {
+		r.pre, r.send, r.update = seg[:1], nil, seg[1:]
+		return nil
+	}
+	for i := first; i <= last; i++ {
+		if pos := g.sendUnsafe(seg[i]); pos.IsValid() {
+			return refuse(pos, "not supported yet: a statement that may change the state among the sends of round %s", name)
+		}
+	}
+	// Extend the send backwards over the statements that only compute
+	// what it sends (est := Msg{...}).
+	start := first
+	for start > 1 && !g.findComm(seg[start-1], 0).IsValid() && !g.sendUnsafe(seg[start-1]).IsValid() && g.localTo(seg[start-1], seg[start:last+1]) {
+		start--
+	}
+	r.pre, r.send, r.update = seg[:start], seg[start:last+1], seg[last+1:]
+	return nil
+}
+
+// checkPre checks the statements that run between a round's switch and
+// its send, at the end of the previous round's update (or when an
+// iteration starts): they must not leave the iteration, since the round
+// variable already says that the round is entered.
+func (g *loopGen) checkPre(r *round, first bool) error {
+	stmts := r.pre
+	if first {
+		stmts = g.prologue
+	}
+	for _, s := range stmts {
+		var pos token.Pos
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				pos = n.Pos()
+			case *ast.BranchStmt:
+				if g.targetsLoop(s, n) {
+					pos = n.Pos()
+				}
+			}
+			return !pos.IsValid()
+		})
+		if pos.IsValid() {
+			where := "between entering round " + r.c.Name() + " and its send"
+			if first {
+				where = "before the first round's send"
+			}
+			return refuse(pos, "not supported yet: leaving the iteration %s", where)
+		}
+	}
+	return nil
+}
+
+// maxPerPath returns the position of a second send or reception (kind)
+// on one path of stmts, if any.
+func (g *loopGen) maxPerPath(stmts []ast.Stmt, kind annotations.CommKind) token.Pos {
+	var second token.Pos
+	var count func(n ast.Node) int
+	max := func(a, b int) int {
+		if a > b {
+			return a
+		}
+		return b
+	}
+	list := func(ss []ast.Stmt) int {
+		k := 0
+		for _, s := range ss {
+			k += count(s)
+			if k > 1 && !second.IsValid() {
+				second = g.findComm(s, kind)
+			}
+		}
+		return k
+	}
+	count = func(n ast.Node) int {
+		switch n := n.(type) {
+		case nil:
+			return 0
+		case *ast.BlockStmt:
+			return list(n.List)
+		case *ast.IfStmt:
+			return count(n.Init) + max(count(n.Body), count(n.Else))
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt:
+			k := 0
+			var clauses []ast.Stmt
+			if s, ok := n.(*ast.SwitchStmt); ok {
+				clauses = s.Body.List
+			} else {
+				clauses = n.(*ast.TypeSwitchStmt).Body.List
+			}
+			for _, c := range clauses {
+				k = max(k, list(c.(*ast.CaseClause).Body))
+			}
+			return k
+		case *ast.ForStmt:
+			// A send in a loop is one send to many; a reception loop is
+			// one reception.
+			return max(min(count(n.Body), 1), 0)
+		case *ast.RangeStmt:
+			return min(count(n.Body), 1)
+		case *ast.LabeledStmt:
+			return count(n.Stmt)
+		case *ast.FuncLit:
+			return 0
+		}
+		k := 0
+		ast.Inspect(n, func(m ast.Node) bool {
+			if _, ok := m.(*ast.FuncLit); ok {
+				return false
+			}
+			if call, ok := m.(*ast.CallExpr); ok {
+				if c := g.comm(call); c != nil && c.Kind == kind {
+					k++
+				}
+			}
+			return true
+		})
+		return k
+	}
+	list(stmts)
+	return second
+}
+
+// sendUnsafe returns the position of something in s that may change the
+// state of the process, other than a send: Send functions must not.
+func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
+	local := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		if id.Name == "_" {
+			return true
+		}
+		obj := g.info.ObjectOf(id)
+		return obj != nil && s.Pos() <= obj.Pos() && obj.Pos() < s.End()
+	}
+	var pos token.Pos
+	ast.Inspect(s, func(n ast.Node) bool {
+		if pos.IsValid() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if !local(l) {
+					pos = n.Pos()
+				}
+			}
+		case *ast.IncDecStmt:
+			if !local(n.X) {
+				pos = n.Pos()
+			}
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(n.X).(*ast.CallExpr)
+			if !ok {
+				break
+			}
+			if c := g.comm(call); c != nil && c.Kind == annotations.Send {
+				// The arguments are expressions; calls in them are
+				// message builders, assumed not to change the state.
+				return false
+			}
+			pos = n.Pos()
+		case *ast.ReturnStmt, *ast.BranchStmt, *ast.GoStmt, *ast.DeferStmt, *ast.LabeledStmt:
+			pos = n.Pos()
+		case *ast.FuncLit:
+			return false
+		}
+		return true
+	})
+	return pos
+}
+
+// localTo reports whether the variables s declares are used only in s and
+// in the statements of rest.
+func (g *loopGen) localTo(s ast.Stmt, rest []ast.Stmt) bool {
+	end := rest[len(rest)-1].End()
+	ok := true
+	for id, obj := range g.info.Uses {
+		if obj == nil || obj.Pos() < s.Pos() || obj.Pos() >= s.End() {
+			continue
+		}
+		if id.Pos() < s.Pos() || id.Pos() >= end {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// checkPhase checks that the phase is increased on every iteration: by a
+// top-level statement before the first round's send, or by the loop's
+// post statement.
+func (g *loopGen) checkPhase() error {
+	inc := func(s ast.Stmt) bool {
+		switch s := s.(type) {
+		case *ast.IncDecStmt:
+			return s.Tok == token.INC && g.isVar(s.X, g.phase)
+		case *ast.AssignStmt:
+			if len(s.Lhs) != 1 || !g.isVar(s.Lhs[0], g.phase) {
+				return false
+			}
+			switch s.Tok {
+			case token.ADD_ASSIGN:
+				v := g.info.Types[s.Rhs[0]].Value
+				return v != nil && constant.Sign(v) > 0
+			case token.ASSIGN:
+				b, ok := ast.Unparen(s.Rhs[0]).(*ast.BinaryExpr)
+				if !ok || b.Op != token.ADD {
+					return false
+				}
+				v := g.info.Types[b.Y].Value
+				return g.isVar(b.X, g.phase) && v != nil && constant.Sign(v) > 0
+			}
+		}
+		return false
+	}
+	for _, s := range g.prologue {
+		if inc(s) {
+			return nil
+		}
+	}
+	if g.forStmt != nil && g.forStmt.Post != nil && inc(g.forStmt.Post) {
+		return nil
+	}
+	return refuse(g.loop.Pos(), "phase %s is not increased on every iteration: make-HO needs %s++ at the top level of the loop body, before the first round's send, or in the loop's post statement",
+		g.phase.Name, g.phase.Name)
+}
+
+// targetsLoop reports whether the branch statement b, inside the top-level
+// statement top of the body, leaves or continues the tagged loop.
+func (g *loopGen) targetsLoop(top ast.Stmt, b *ast.BranchStmt) bool {
+	if b.Tok != token.BREAK && b.Tok != token.CONTINUE {
+		return false
+	}
+	if b.Label != nil {
+		return b.Label.Name == g.label
+	}
+	// Unlabeled: the innermost enclosing loop (or switch or select, for
+	// break) between top and b is the target.
+	var path, found []ast.Node
+	ast.Inspect(top, func(n ast.Node) bool {
+		switch {
+		case found != nil:
+			return false
+		case n == nil:
+			path = path[:len(path)-1]
+			return false
+		case n == ast.Node(b):
+			found = append([]ast.Node{}, path...)
+			return false
+		}
+		path = append(path, n)
+		return true
+	})
+	for _, n := range found {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			if b.Tok == token.BREAK {
+				return false
+			}
+		case *ast.FuncLit:
+			return false
+		}
+	}
+	return true
+}
+
+// branches translates continue, break and return out of the loop in the
+// rounds: continue ends the update (the rounds up to the end of the phase
+// are no-ops, their round test fails); break and return halt the machine.
+func (g *loopGen) branches() error {
+	var stmts []ast.Stmt
+	for _, r := range g.rounds {
+		stmts = append(stmts, r.send...)
+		stmts = append(stmts, r.update...)
+	}
+	for _, s := range stmts {
+		top := s
+		var err error
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if !g.targetsLoop(top, n) {
+					break
+				}
+				if n.Tok == token.CONTINUE {
+					g.replace(n.Pos(), n.End(), "return")
+				} else {
+					g.replace(n.Pos(), n.End(), g.mName+".halted = true\nreturn")
+				}
+			case *ast.ReturnStmt:
+				err = g.returnStmt(n)
+			}
+			return err == nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// returnStmt translates a return of the function in the loop: the results
+// go to the machine's fields and the machine halts.
+func (g *loopGen) returnStmt(r *ast.ReturnStmt) error {
+	res := g.fn.Type.Results
+	if len(r.Results) == 0 {
+		g.replace(r.Pos(), r.End(), g.mName+".halted = true\nreturn")
+		return nil
+	}
+	names := g.resultFields()
+	if len(r.Results) != len(names) {
+		return refuse(r.Pos(), "not supported yet: returning the results of a call with several results")
+	}
+	_ = res
+	lhs := make([]string, len(names))
+	for i, n := range names {
+		lhs[i] = g.mName + "." + n
+	}
+	g.replace(r.Pos(), r.Results[0].Pos(), strings.Join(lhs, ", ")+" = ")
+	g.insert(r.End(), "\n"+g.mName+".halted = true\nreturn")
+	return nil
+}
+
+// resultFields names the fields that hold the function's results.
+func (g *loopGen) resultFields() []string {
+	var names []string
+	res := g.fn.Type.Results
+	if res == nil {
+		return nil
+	}
+	n := res.NumFields()
+	i := 0
+	for _, f := range res.List {
+		if len(f.Names) == 0 {
+			name := "result"
+			if n > 1 {
+				name = fmt.Sprintf("result%d", i)
+			} else if isErrorType(g.info.TypeOf(f.Type)) {
+				name = "err"
+			}
+			names = append(names, name)
+			i++
+			continue
+		}
+		for _, id := range f.Names {
+			names = append(names, id.Name)
+			i++
+		}
+	}
+	return names
+}
+
+func isErrorType(t types.Type) bool {
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+func (g *loopGen) off(p token.Pos) int { return int(p) - g.base }
+
+func (g *loopGen) replace(start, end token.Pos, text string) {
+	g.edits = append(g.edits, edit{g.off(start), g.off(end), text})
+}
+
+func (g *loopGen) insert(at token.Pos, text string) { g.replace(at, at, text) }
+
+func (g *loopGen) remove(start, end token.Pos) {
+	g.replace(start, end, "")
+	g.removed = append(g.removed, span{start, end})
+}
+
+func (g *loopGen) isRemoved(p token.Pos) bool {
+	for _, s := range g.removed {
+		if s.start <= p && p < s.end {
+			return true
+		}
+	}
+	return false
+}
