@@ -36,7 +36,7 @@ type loopGen struct {
 
 	edits     []edit
 	recvCalls []*ast.CallExpr // the receive calls, rewritten
-	removed []span // deleted code: its identifiers do not count
+	removed   []span          // deleted code: its identifiers do not count
 
 	// Names chosen for the generated code, free in the function.
 	mName, cName, mboxName, envName string

@@ -1,0 +1,314 @@
+package makeho_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ccvet/ccvet/makeho"
+)
+
+// The corpus of protocols, in GOPATH layout.
+var corpusDir, _ = filepath.Abs("../testdata/corpus")
+
+// generated lists the corpus packages make-HO supports, with their file.
+var generated = map[string]string{
+	"onethirdrule": "onethirdrule.go",
+	"benor":        "benor.go",
+}
+
+// refused is what make-HO says of the other corpus packages, as
+// "file:line:col: message".
+var refused = []string{
+	"lastvoting.go:69:3: not supported yet: channel communication in a tagged loop (make-HO translates calls of //sync:send and //sync:recv functions)",
+	"multipaxos.go:177:3: not supported yet: a call of the nested tagged loop at replicate.go:22 (nested machines through c.Call)",
+	"replicate.go:22:2: not supported yet: a tagged loop nested (through a call) in the loop at multipaxos.go:89 (nested machines through c.Call)",
+	"paxoslike.go:73:2: not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)",
+	"twophase.go:102:5: not supported yet: channel communication in a tagged loop (make-HO translates calls of //sync:send and //sync:recv functions)",
+	"uniformvoting.go:96:2: not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)",
+	"replica.go:127:4: more than one send on a path of round StartViewChange (make-HO needs at most one send, possibly to many, per round)",
+	"zab.go:128:4: not supported yet: p.lab changes inside a nested statement (make-HO handles round changes at the top level of the loop body)",
+}
+
+// aborts are the abort cases of the paper and the refusals, on the
+// packages of testdata/src.
+var aborts = []string{
+	"channel.go:36:3: not supported yet: channel communication in a tagged loop (make-HO translates calls of //sync:send and //sync:recv functions)",
+	"missing.go:33:2: round B has no code: no path of the loop body enters it (make-HO fills only the rounds skipped by continue with no-ops)",
+	"nestedtags.go:48:3: nested loop without the outer tags: the loop at nestedtags.go:54, called here, is tagged p.slot,p.sstep, which does not start with this loop's tag p.round,p.step",
+	"nestedtags.go:54:2: loop of (*Proc).inner is not proven communication-closed: ccvet reports 1 finding(s) (first: testdata/src/nestedtags/nestedtags.go:67:24: InnerMsg stored without checking that its tag is >= (p.round,p.step): a message of an earlier round can get in (condition III: only messages of the current or a later round are stored, and a reception writes only the mailbox) (syncrecv)); make-HO needs a clean loop",
+	"nophase.go:32:2: phase p.round is not increased on every iteration: make-HO needs p.round++ at the top level of the loop body, before the first round's send, or in the loop's post statement",
+	"notclean.go:32:2: loop of (*Proc).Run is not proven communication-closed: ccvet reports 1 finding(s) (first: testdata/src/notclean/notclean.go:35:18: Msg sent with Round different from the current p.round (condition II: a message carries the tag of the round it is sent in) (syncsend)); make-HO needs a clean loop",
+	"twophases.go:63:3: more than one phase in one iteration: p.step goes back from B to A (make-HO needs each iteration of the loop to be one phase)",
+	"tworecvs.go:50:18: more than one reception on a path of round A (make-HO needs at most one reception loop per round)",
+	"twosends.go:36:3: more than one send on a path of round A (make-HO needs at most one send, possibly to many, per round)",
+	"unbounded.go:19:21: round variable p.step has an unbounded domain: its type int has no constants (make-HO needs the rounds as a Go enum)",
+}
+
+func gopathEnv(gopath string) []string {
+	return append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=")
+}
+
+var corpus struct {
+	once sync.Once
+	res  *makeho.Result
+	err  error
+}
+
+// corpusResult runs make-HO once on the whole corpus (the suite takes
+// seconds per package).
+func corpusResult(t *testing.T) *makeho.Result {
+	t.Helper()
+	corpus.once.Do(func() {
+		pkgs := []string{"onethirdrule", "benor", "zab", "paxoslike", "uniformvoting", "lastvoting", "vrviewchange", "twophase", "multipaxos"}
+		corpus.res, corpus.err = makeho.Generate(makeho.Options{Patterns: pkgs, Dir: corpusDir, Env: gopathEnv(corpusDir)})
+	})
+	if corpus.err != nil {
+		t.Fatal(corpus.err)
+	}
+	if len(corpus.res.Errors) > 0 {
+		t.Fatalf("load errors: %v", corpus.res.Errors)
+	}
+	return corpus.res
+}
+
+func short(ds []makeho.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(d.Posn.Filename), d.Posn.Line, d.Posn.Column, d.Message))
+	}
+	return out
+}
+
+func equalLists(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s:\ngot\n\t%s\nwant\n\t%s", what, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+// TestCorpusGolden compares the generated files with the golden ones
+// (CCVET_UPDATE=1 rewrites them) and the refusals with the expected ones.
+func TestCorpusGolden(t *testing.T) {
+	res := corpusResult(t)
+	equalLists(t, "refusals", short(res.Diagnostics), refused)
+	var got []string
+	for _, f := range res.Files {
+		pkg := filepath.Base(filepath.Dir(f.Path))
+		got = append(got, pkg+"/"+filepath.Base(f.Path))
+		golden := filepath.Join("testdata", "golden", pkg, filepath.Base(f.Path)+".golden")
+		if os.Getenv("CCVET_UPDATE") != "" {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, f.Content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(f.Content, want) {
+			t.Errorf("%s differs from %s (CCVET_UPDATE=1 to update):\n%s", f.Path, golden, f.Content)
+		}
+		if !bytes.HasPrefix(f.Content, []byte(makeho.Header+"\n")) {
+			t.Errorf("%s does not start with the header", f.Path)
+		}
+	}
+	var want []string
+	for pkg, file := range generated {
+		want = append(want, pkg+"/"+strings.TrimSuffix(file, ".go")+makeho.Suffix)
+	}
+	sortStrings(want)
+	sortStrings(got)
+	equalLists(t, "generated files", got, want)
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// gopathWith builds a GOPATH with the corpus packages pkgs and transport,
+// the generated files, and compho from this repository.
+func gopathWith(t *testing.T, res *makeho.Result, pkgs ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, pkg := range append(pkgs, "transport") {
+		copyDir(t, filepath.Join(corpusDir, "src", pkg), filepath.Join(dir, "src", pkg))
+	}
+	copyDir(t, filepath.Join("..", "compho"), filepath.Join(dir, "src", "github.com", "ccvet", "ccvet", "compho"))
+	for _, f := range res.Files {
+		pkg := filepath.Base(filepath.Dir(f.Path))
+		if _, err := os.Stat(filepath.Join(dir, "src", pkg)); err == nil {
+			writeFile(t, filepath.Join(dir, "src", pkg, filepath.Base(f.Path)), f.Content)
+		}
+	}
+	return dir
+}
+
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(to, e.Name()), b)
+	}
+}
+
+func writeFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func goCmd(t *testing.T, gopath string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = gopath
+	cmd.Env = gopathEnv(gopath)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestCorpusCompiles builds and vets the generated machines in their
+// packages.
+func TestCorpusCompiles(t *testing.T) {
+	res := corpusResult(t)
+	var pkgs []string
+	for pkg := range generated {
+		pkgs = append(pkgs, pkg)
+	}
+	dir := gopathWith(t, res, pkgs...)
+	goCmd(t, dir, append([]string{"build"}, pkgs...)...)
+	goCmd(t, dir, append([]string{"vet"}, pkgs...)...)
+}
+
+// TestRunOneThirdRule runs the generated OneThirdRule machine on compho,
+// without loss and with random loss, checking agreement and validity with
+// an observer (testdata/run/onethirdrule_run_test.go.txt).
+func TestRunOneThirdRule(t *testing.T) {
+	res := corpusResult(t)
+	dir := gopathWith(t, res, "onethirdrule")
+	b, err := os.ReadFile(filepath.Join("testdata", "run", "onethirdrule_run_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "src", "onethirdrule", "run_test.go"), b)
+	goCmd(t, dir, "test", "-count=1", "-run", "TestGenerated", "onethirdrule")
+}
+
+// TestAborts checks the message and position of every abort case.
+func TestAborts(t *testing.T) {
+	td, _ := filepath.Abs("testdata")
+	pkgs := []string{"unbounded", "nophase", "twophases", "missing", "twosends", "tworecvs", "nestedtags", "channel", "notclean"}
+	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: td, Env: gopathEnv(td + string(os.PathListSeparator) + corpusDir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	equalLists(t, "aborts", short(res.Diagnostics), aborts)
+	if len(res.Files) != 0 {
+		t.Errorf("files generated for abort cases: %v", res.Files[0].Path)
+	}
+}
+
+// TestMainCheck runs the command on a copy of OneThirdRule: -check
+// reports the missing file, generation writes it, -check is then clean,
+// and reports it stale once edited.
+func TestMainCheck(t *testing.T) {
+	dir := t.TempDir()
+	for _, pkg := range []string{"onethirdrule", "transport"} {
+		copyDir(t, filepath.Join(corpusDir, "src", pkg), filepath.Join(dir, "src", pkg))
+	}
+	t.Setenv("GOPATH", dir)
+	t.Setenv("GO111MODULE", "off")
+	t.Setenv("GOFLAGS", "")
+	t.Chdir(filepath.Join(dir, "src", "onethirdrule"))
+	gen := filepath.Join(dir, "src", "onethirdrule", "onethirdrule_compho.go")
+	run := func(wantExit int, wantOut string, args ...string) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if got := makeho.Main(args, &stdout, &stderr); got != wantExit {
+			t.Errorf("makeho %v: exit %d, want %d; stderr:\n%s", args, got, wantExit, stderr.String())
+		}
+		if stdout.String() != wantOut {
+			t.Errorf("makeho %v: stdout %q, want %q", args, stdout.String(), wantOut)
+		}
+	}
+	run(1, "onethirdrule_compho.go: missing (run ccvet makeho)\n", "-check", ".")
+	if _, err := os.Stat(gen); err == nil {
+		t.Fatal("-check wrote the file")
+	}
+	run(0, "", ".")
+	run(0, "", "-check", ".")
+	b, _ := os.ReadFile(gen)
+	os.WriteFile(gen, append(b, "// edited\n"...), 0o644)
+	run(1, "onethirdrule_compho.go: stale (run ccvet makeho)\n", "-check", ".")
+	// A generated file that no longer compiles does not stop its
+	// regeneration.
+	os.WriteFile(gen, []byte(makeho.Header+"\n\npackage onethirdrule\n\nvar broken int = \"x\"\n"), 0o644)
+	run(0, "", ".")
+	run(0, "", "-check", ".")
+	if entries, _ := filepath.Glob(filepath.Join(dir, "src", "onethirdrule", ".*tmp*")); len(entries) > 0 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+// TestMainErrors checks bad flags, patterns without packages and packages
+// that do not type-check: exit 2, a message, and no file written.
+func TestMainErrors(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, filepath.Join(corpusDir, "src", "transport"), filepath.Join(dir, "src", "transport"))
+	bad := filepath.Join(dir, "src", "bad")
+	writeFile(t, filepath.Join(bad, "bad.go"), []byte("package bad\n\ntype Step int\n\nconst A Step = 0\n\nfunc Run(n int) {\n\tvar step Step\n\t//sync:tag n,step\n\tfor {\n\t\tn++\n\t\tstep = A\n\t\tundefined()\n\t}\n}\n"))
+	t.Setenv("GOPATH", dir)
+	t.Setenv("GO111MODULE", "off")
+	t.Setenv("GOFLAGS", "")
+	t.Chdir(bad)
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
+		{[]string{"."}, "undefined: undefined"},
+		{[]string{"nosuchpackage"}, "nosuchpackage"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if got := makeho.Main(tc.args, &stdout, &stderr); got != makeho.ExitError {
+			t.Errorf("makeho %v: exit %d, want 2", tc.args, got)
+		}
+		if !strings.Contains(stderr.String(), tc.stderr) {
+			t.Errorf("makeho %v: stderr %q does not mention %q", tc.args, stderr.String(), tc.stderr)
+		}
+	}
+	if matches, _ := filepath.Glob(filepath.Join(bad, "*_compho.go")); len(matches) > 0 {
+		t.Errorf("files written: %v", matches)
+	}
+}

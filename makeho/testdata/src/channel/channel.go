@@ -1,0 +1,58 @@
+// Package channel is a make-HO abort case.
+package channel
+
+import (
+	"time"
+
+	"transport"
+)
+
+type Step int
+
+const (
+	A Step = iota
+	B
+)
+
+//sync:msg Round,Step
+type Msg struct {
+	Round int
+	Step  Step
+}
+
+type Proc struct {
+	net   transport.Net
+	round int
+	step  Step
+	x     int
+}
+
+func (p *Proc) Run(in chan Msg) {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = A
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		for m := range in {
+			if m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			p.x = m.Round
+			break
+		}
+		p.step = B
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		var got1 []Msg
+		for len(got1) < 3 {
+			raw, _, ok := p.net.Recv(time.Now())
+			if !ok {
+				break
+			}
+			m, isMsg := raw.(Msg)
+			if !isMsg || m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			got1 = append(got1, m)
+		}
+	}
+}

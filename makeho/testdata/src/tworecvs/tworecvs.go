@@ -1,0 +1,75 @@
+// Package tworecvs is a make-HO abort case.
+package tworecvs
+
+import (
+	"time"
+
+	"transport"
+)
+
+type Step int
+
+const (
+	A Step = iota
+	B
+)
+
+//sync:msg Round,Step
+type Msg struct {
+	Round int
+	Step  Step
+}
+
+type Proc struct {
+	net   transport.Net
+	round int
+	step  Step
+	x     int
+}
+
+func (p *Proc) Run() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = A
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		var got1 []Msg
+		for len(got1) < 3 {
+			raw, _, ok := p.net.Recv(time.Now())
+			if !ok {
+				break
+			}
+			m, isMsg := raw.(Msg)
+			if !isMsg || m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			got1 = append(got1, m)
+		}
+		var got2 []Msg
+		for len(got2) < 3 {
+			raw, _, ok := p.net.Recv(time.Now())
+			if !ok {
+				break
+			}
+			m, isMsg := raw.(Msg)
+			if !isMsg || m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			got2 = append(got2, m)
+		}
+		p.step = B
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		var got3 []Msg
+		for len(got3) < 3 {
+			raw, _, ok := p.net.Recv(time.Now())
+			if !ok {
+				break
+			}
+			m, isMsg := raw.(Msg)
+			if !isMsg || m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			got3 = append(got3, m)
+		}
+	}
+}
