@@ -558,8 +558,7 @@ func (g *loopGen) hoist() error {
 		}
 		g.itersField = g.freshField("iters")
 	}
-	g.rewriteHoisted(regions)
-	return nil
+	return g.rewriteHoisted(regions)
 }
 
 func (g *loopGen) freshField(base string) string {
@@ -676,7 +675,8 @@ func (g *loopGen) declGroups() [][]types.Object {
 
 // rewriteHoisted makes every use of a hoisted variable a field of the
 // machine, and its declarations assignments.
-func (g *loopGen) rewriteHoisted(regions [][]ast.Node) {
+func (g *loopGen) rewriteHoisted(regions [][]ast.Node) error {
+	var err error
 	field := func(id *ast.Ident) (string, bool) {
 		v := g.localVar(id)
 		if v == nil || (v == g.recv && g.recvPtr) {
@@ -731,7 +731,7 @@ func (g *loopGen) rewriteHoisted(regions [][]ast.Node) {
 						break
 					}
 					if len(gd.Specs) != 1 {
-						g.replace(n.Pos(), n.End(), "var _ = \"not supported yet: var block with hoisted variables\"")
+						err = refuse(n.Pos(), "not supported yet: a var block declaring variables used in several rounds")
 						break
 					}
 					if len(spec.Values) == 0 {
@@ -748,4 +748,5 @@ func (g *loopGen) rewriteHoisted(regions [][]ast.Node) {
 			})
 		}
 	}
+	return err
 }
