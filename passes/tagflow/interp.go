@@ -435,7 +435,7 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		if succ == e.header {
 			e.monoCheck(st, e.loop.Pos(), "the next iteration")
 			st.pending = nil // the mailbox of this iteration is gone
-			e.cp(st, e.loop.Pos(), "the start of the next iteration")
+			e.cp(st, e.loop.Pos(), "the end of the previous iteration")
 		} else if !e.region[succ] {
 			e.monoCheck(st, e.loop.Pos(), "the loop exit")
 			return

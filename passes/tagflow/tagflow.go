@@ -113,7 +113,7 @@ func run(pass *analysis.Pass) (any, error) {
 		e2.analyse()
 	}
 	for _, out := range res.Loops {
-		out.Findings = dedupe(out.Findings)
+		out.Findings = withhold(dedupe(out.Findings))
 	}
 	return res, nil
 }
@@ -157,6 +157,28 @@ func sourceFuncs(pass *analysis.Pass, prog *ssa.Program, pkg *ssa.Package) map[a
 	return m
 }
 
+// withhold drops the "cannot prove" findings of a condition that the loop
+// violates somewhere: the loop already fails that condition, and the gaps
+// are mostly the violation's echoes on paths the analysis could not pin
+// down (as a compiler stops after the first error of a cascade). They come
+// back, if they remain, once the violation is fixed.
+func withhold(fs []Finding) []Finding {
+	violated := make(map[int]bool)
+	for _, f := range fs {
+		if !f.Unproven {
+			violated[f.Cond] = true
+		}
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Unproven && violated[f.Cond] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 func dedupe(fs []Finding) []Finding {
 	sort.SliceStable(fs, func(i, j int) bool {
 		if fs[i].Pos != fs[j].Pos {
@@ -165,6 +187,9 @@ func dedupe(fs []Finding) []Finding {
 		if fs[i].Cond != fs[j].Cond {
 			return fs[i].Cond < fs[j].Cond
 		}
+		if fs[i].Unproven != fs[j].Unproven {
+			return !fs[i].Unproven // violations first: they make the rest redundant
+		}
 		return fs[i].Message < fs[j].Message
 	})
 	var out []Finding
@@ -172,7 +197,8 @@ func dedupe(fs []Finding) []Finding {
 		if i > 0 && f.Pos == fs[i-1].Pos && f.Cond == fs[i-1].Cond && f.Message == fs[i-1].Message {
 			continue
 		}
-		// A violation at a position makes a "cannot prove" there redundant.
+		// A violation at a position makes a "cannot prove" there redundant:
+		// some path breaks the condition, whatever the others do.
 		if f.Unproven && len(out) > 0 && out[len(out)-1].Pos == f.Pos && out[len(out)-1].Cond == f.Cond && !out[len(out)-1].Unproven {
 			continue
 		}
