@@ -31,6 +31,10 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	if p.fr == fr && p.loop != nil && p.loop.blocks[b] {
 		return // still inside the reception that stored it
 	}
+	if e.checkedSingleton(st, p.msg) {
+		st.pending = nil
+		return
+	}
 	e.report(Finding{Cond: 4, Pos: pos,
 		Message: fmt.Sprintf("%s is reached while the mailbox may hold a %s of a later round (stored at line %d) and the tag has not jumped to it",
 			what, p.msg, e.line(p.pos)),
@@ -306,11 +310,16 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 		if res != nil {
 			st.taint[t] = res
 		}
-		// Appending a non-empty varargs slice gives a non-empty slice.
+		// Appending a non-empty varargs slice gives a non-empty slice, of
+		// exactly as many elements when the slice was empty.
 		if args := in.Call.Args; len(args) == 2 {
 			if sl, ok := args[1].(*ssa.Slice); ok {
 				if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
 					st.fs = st.fs.with(mkFact(term("c:0"), token.LSS, t+"#len"))
+					if arr, ok := derefType(a.Type()).Underlying().(*types.Array); ok &&
+						st.fs.cmp(e.term(fr, st, args[0])+"#len", "c:0") == relEQ {
+						st.fs = st.fs.with(mkFact(t+"#len", token.EQL, term("c:"+strconv.FormatInt(arr.Len(), 10))))
+					}
 				}
 			}
 		}
@@ -453,4 +462,63 @@ func calleeName(c *ssa.CallCommon) string {
 		return f.Name()
 	}
 	return strings.TrimSpace(c.Value.Name())
+}
+
+// checkedSingleton reports whether the process looked at the mailbox for
+// messages of type msg and found no later round there: every live mailbox
+// of that type holds exactly one message, whose tag the path's facts show
+// is not above the current one (the "if mbox[0].Phase > p.phase { jump }"
+// idiom, on its branch without the jump). There must be at least one such
+// mailbox.
+func (e *engine) checkedSingleton(st *pstate, msg string) bool {
+	found := false
+	for k, info := range st.taint {
+		ei := info.elem
+		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != msg || ei.plain {
+			continue
+		}
+		if st.fs.cmp(k+"#len", "c:1") != relEQ {
+			return false
+		}
+		el := k + "*[0]"
+		if ei.ptr {
+			el += "*"
+		}
+		notAbove := false
+		for i, c := range ei.msg.Components {
+			if i >= len(st.cur) {
+				break
+			}
+			var ct term
+			switch c.Kind {
+			case annotations.Field:
+				ct = componentTerm(el, false, c)
+			case annotations.Const:
+				ct = constTerm(c.Value)
+			default:
+				continue
+			}
+			r := st.fs.cmp(ct, st.cur[i])
+			if r == relLT {
+				notAbove = true
+				break
+			}
+			if r != relEQ && r != relLE {
+				notAbove = false
+				break
+			}
+			if r == relLE {
+				// Equal or lower in this component: only equality lets
+				// the later components decide, so require it.
+				notAbove = false
+				break
+			}
+			notAbove = true
+		}
+		if !notAbove {
+			return false
+		}
+		found = true
+	}
+	return found
 }

@@ -390,7 +390,15 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 		if debug {
 			fmt.Printf("branch %v: %s %s %s\n", e.pass.Fset.Position(bin.Pos()), e.term(fr, st, bin.X), op, e.term(fr, st, bin.Y))
 		}
-		return st.addFact(e.term(fr, st, bin.X), op, e.term(fr, st, bin.Y))
+		if !st.addFact(e.term(fr, st, bin.X), op, e.term(fr, st, bin.Y)) {
+			return false
+		}
+		// A test of the mailbox's tag that shows it holds nothing later
+		// settles condition IV as a jump would.
+		if st.pending != nil && e.checkedSingleton(st, st.pending.msg) {
+			st.pending = nil
+		}
+		return true
 	}
 	t := e.term(fr, st, cond)
 	if t.isConst() {
@@ -643,6 +651,11 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		define(in)
 		if ta, ok := in.Tuple.(*ssa.TypeAssert); ok && in.Index == 0 {
 			e.refine(fr, st, in, ta.X, ta.AssertedType)
+		}
+		if sel, ok := in.Tuple.(*ssa.Select); ok && in.Index >= 2 {
+			// A value received by a select case: a message when the
+			// channel carries one.
+			e.refine(fr, st, in, sel, in.Type())
 		}
 	case *ssa.Field, *ssa.FieldAddr, *ssa.Index, *ssa.IndexAddr, *ssa.Lookup:
 		v := instr.(ssa.Value)
