@@ -126,8 +126,53 @@ func TestItemPositions(t *testing.T) {
 	}
 }
 
+// TestProblemFixes checks the suggested fixes of ScanFile's problems: the
+// comment each gives once applied, or none where the repair is not certain.
+func TestProblemFixes(t *testing.T) {
+	for _, tc := range []struct{ src, fixed string }{
+		{"// sync:tag a,b", "//sync:tag a,b"},
+		{"//\t sync:msg A", "//sync:msg A"},
+		{"//sync: tag a,b", "//sync:tag a,b"},
+		{"//sync: \t ignore syncmono why", "//sync:ignore syncmono why"},
+		{"//sync:tags a,b", "//sync:tag a,b"},
+		{"//sync:mgs A // note", "//sync:msg A // note"},
+		{"//sync:snd", "//sync:send"},
+		{"//sync:ingore syncmono why", "//sync:ignore syncmono why"},
+		{"//sync:receive", ""}, // three edits from recv
+		{"//sync:rend", ""},    // send and recv are both two edits away
+		{"//sync:Tag a", ""},   // tag and msg are both within two edits
+		{"//sync:", ""},
+		{"//sync: bogus", ""},
+		{"//sync:tag", ""}, // malformed, but no certain repair
+	} {
+		_, probs := parseOne(t, tc.src)
+		if len(probs) != 1 {
+			t.Errorf("%q: %d problems, want 1", tc.src, len(probs))
+			continue
+		}
+		fixes := probs[0].Fixes
+		if tc.fixed == "" {
+			if len(fixes) != 0 {
+				t.Errorf("%q: got fix %+v, want none", tc.src, fixes)
+			}
+			continue
+		}
+		if len(fixes) != 1 || len(fixes[0].TextEdits) != 1 {
+			t.Errorf("%q: fixes %+v, want one with one edit", tc.src, fixes)
+			continue
+		}
+		// The comment starts at offset len("package p\n"), position 1+that.
+		base := token.Pos(1 + len("package p\n"))
+		e := fixes[0].TextEdits[0]
+		got := tc.src[:e.Pos-base] + string(e.NewText) + tc.src[e.End-base:]
+		if got != tc.fixed {
+			t.Errorf("%q: fix %q gives %q, want %q", tc.src, fixes[0].Message, got, tc.fixed)
+		}
+	}
+}
+
 // FuzzScanFile checks that no comment text makes the scanner panic, and
-// that every item it returns lies inside its comment.
+// that every item it returns and every fix edit lies inside its comment.
 func FuzzScanFile(f *testing.F) {
 	for _, s := range []string{"//sync:tag a,b", "//sync:msg p.T A,_", "//sync:ignore x y", "//sync:send pkg.(*T).M", "// sync:tag", "//sync:"} {
 		f.Add(s)
@@ -138,7 +183,7 @@ func FuzzScanFile(f *testing.F) {
 		}
 		c := &ast.Comment{Slash: 100, Text: text}
 		file := &ast.File{Comments: []*ast.CommentGroup{{List: []*ast.Comment{c}}}}
-		dirs, _ := annotations.ScanFile(file)
+		dirs, probs := annotations.ScanFile(file)
 		for _, d := range dirs {
 			items := d.List
 			if d.Target != nil {
@@ -147,6 +192,15 @@ func FuzzScanFile(f *testing.F) {
 			for _, it := range items {
 				if it.Pos < c.Slash || it.End() > c.End() {
 					t.Fatalf("item %q at %d..%d outside comment %d..%d", it.Text, it.Pos, it.End(), c.Slash, c.End())
+				}
+			}
+		}
+		for _, p := range probs {
+			for _, fix := range p.Fixes {
+				for _, e := range fix.TextEdits {
+					if e.Pos < c.Slash || e.End > c.End() || e.End < e.Pos {
+						t.Fatalf("fix edit %d..%d outside comment %d..%d", e.Pos, e.End, c.Slash, c.End())
+					}
 				}
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // Kind is the kind of a //sync: directive.
@@ -82,6 +84,10 @@ type Problem struct {
 	Pos, End token.Pos
 	Message  string
 	Related  []Related
+	// Fixes are the suggested fixes of the problem, set only where the
+	// repair is mechanical and certain (a near miss of the prefix, a
+	// misspelt directive name).
+	Fixes []analysis.SuggestedFix
 }
 
 // Related is a secondary position of a Problem.
@@ -133,8 +139,15 @@ func ScanFile(file *ast.File) ([]*Directive, []Problem) {
 			if !strings.HasPrefix(c.Text, Prefix) {
 				if looksLikeDirective(c.Text) {
 					name := "sync:" + nearMissName(c.Text)
-					probs = append(probs, problemf(c.Slash, c.End(),
-						"comment is not read as a directive: write //%s, with no space after //", name))
+					p := problemf(c.Slash, c.End(),
+						"comment is not read as a directive: write //%s, with no space after //", name)
+					// The bad prefix is "//", the blanks, and "sync:".
+					bad := len(c.Text) - len(strings.TrimLeft(c.Text[2:], " \t")) + len("sync:")
+					p.Fixes = []analysis.SuggestedFix{{
+						Message:   "remove the space so that Go reads it as a directive",
+						TextEdits: []analysis.TextEdit{{Pos: c.Slash, End: c.Slash + token.Pos(bad), NewText: []byte(Prefix)}},
+					}}
+					probs = append(probs, p)
 				}
 				continue
 			}
@@ -164,8 +177,10 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 	name, args, _ := strings.Cut(body, " ")
 	kind, ok := kindNames[name]
 	if !ok {
-		return nil, []Problem{problemf(c.Slash, c.End(),
-			"unknown directive %s%s (known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore)", Prefix, name)}
+		p := problemf(c.Slash, c.End(),
+			"unknown directive %s%s (known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore)", Prefix, name)
+		p.Fixes = nameFixes(c, body)
+		return nil, []Problem{p}
 	}
 	if strings.HasPrefix(args, "//") {
 		args = ""
@@ -234,6 +249,74 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 		d.Reason = rest(1).Text
 	}
 	return d, nil
+}
+
+// nameFixes returns the fix of an unknown directive name whose repair is
+// certain: blanks between "//sync:" and a known name ("//sync: tag"), or a
+// name that is within two edits (insertions, deletions, substitutions or
+// transpositions of adjacent letters) of exactly one known name
+// ("//sync:tags", "//sync:mgs"). body is the comment's text after the
+// prefix.
+func nameFixes(c *ast.Comment, body string) []analysis.SuggestedFix {
+	at := c.Slash + token.Pos(len(Prefix)) // the position of body[0]
+	if rest := strings.TrimLeft(body, " \t"); len(rest) < len(body) {
+		name, _, _ := strings.Cut(rest, " ")
+		if _, known := kindNames[name]; !known {
+			return nil
+		}
+		return []analysis.SuggestedFix{{
+			Message:   "remove the space after //sync: so that Go reads it as a directive",
+			TextEdits: []analysis.TextEdit{{Pos: at, End: at + token.Pos(len(body)-len(rest))}},
+		}}
+	}
+	name, _, _ := strings.Cut(body, " ")
+	if name == "" {
+		return nil
+	}
+	var match string
+	for known := range kindNames {
+		if editDistance(name, known) <= 2 {
+			if match != "" {
+				return nil // ambiguous
+			}
+			match = known
+		}
+	}
+	if match == "" {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message:   "replace " + Prefix + name + " with " + Prefix + match,
+		TextEdits: []analysis.TextEdit{{Pos: at, End: at + token.Pos(len(name)), NewText: []byte(match)}},
+	}}
+}
+
+// editDistance is the optimal string alignment distance between a and b:
+// the number of rune insertions, deletions, substitutions and
+// transpositions of adjacent runes that turn a into b.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
 }
 
 func usage(c *ast.Comment, k Kind, form string) Problem {

@@ -1,6 +1,8 @@
 package syncdirective
 
 import (
+	"bytes"
+	"go/ast"
 	"reflect"
 	"strings"
 
@@ -41,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
 	rep := report.New(pass, ann)
 	for _, p := range ann.Problems {
-		d := analysis.Diagnostic{Pos: p.Pos, End: p.End, Message: p.Message}
+		d := analysis.Diagnostic{Pos: p.Pos, End: p.End, Message: p.Message, SuggestedFixes: p.Fixes}
 		for _, rel := range p.Related {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: rel.Pos, Message: rel.Message})
 		}
@@ -58,12 +60,48 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if !matched {
 			pass.Report(analysis.Diagnostic{
-				Pos:     ig.Pos(),
-				End:     ig.Directive.Comment.End(),
-				Message: "//sync:ignore " + strings.Join(ig.Analyzers, ",") + " matches no diagnostic on this line or the next: remove it",
-				URL:     pass.Analyzer.URL,
+				Pos:            ig.Pos(),
+				End:            ig.Directive.Comment.End(),
+				Message:        "//sync:ignore " + strings.Join(ig.Analyzers, ",") + " matches no diagnostic on this line or the next: remove it",
+				URL:            pass.Analyzer.URL,
+				SuggestedFixes: removeComment(pass, ig.Directive.Comment),
 			})
 		}
 	}
 	return rep.Used(), nil
+}
+
+// removeComment returns the fix that deletes the //sync:ignore comment c:
+// its whole line, newline included, when c is alone on it, and otherwise c
+// and the blanks that separate it from the code before it. It returns nil
+// when the file cannot be read or does not hold c where the syntax tree
+// says.
+func removeComment(pass *analysis.Pass, c *ast.Comment) []analysis.SuggestedFix {
+	tf := pass.Fset.File(c.Slash)
+	if tf == nil {
+		return nil
+	}
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return nil
+	}
+	start, end := tf.Offset(c.Slash), tf.Offset(c.End())
+	if string(src[start:end]) != c.Text {
+		return nil
+	}
+	for start > 0 && (src[start-1] == ' ' || src[start-1] == '\t') {
+		start--
+	}
+	if start == 0 || src[start-1] == '\n' {
+		// Alone on its line: take the line ending too.
+		if bytes.HasPrefix(src[end:], []byte("\r\n")) {
+			end += 2
+		} else if end < len(src) && src[end] == '\n' {
+			end++
+		}
+	}
+	return []analysis.SuggestedFix{{
+		Message:   "remove the unused //sync:ignore",
+		TextEdits: []analysis.TextEdit{{Pos: tf.Pos(start), End: tf.Pos(end)}},
+	}}
 }
