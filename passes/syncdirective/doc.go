@@ -15,6 +15,13 @@
 // receives it, and a //sync:ignore without a reason, naming an unknown
 // analyzer, or matching no diagnostic.
 //
+// Where the repair is certain the diagnostic carries a suggested fix,
+// applied by go vet -fix or an editor: the near misses "// sync:tag" and
+// "//sync: tag" become "//sync:tag", a directive name within two edits of
+// exactly one known name (//sync:tags, //sync:mgs) becomes that name, and
+// a //sync:ignore that matches no diagnostic is deleted, with its line
+// when it is alone on it.
+//
 // A mistake in an annotation silently weakens every check that relies on
 // it, so these diagnostics should be fixed first.
 package syncdirective

@@ -23,7 +23,12 @@ syncdirective reports each //sync:tag, //sync:msg, //sync:send,
 variable, an unknown field, a directive attached to nothing, a nested
 tag that does not extend its parent, a //sync:msg arity that does not
 match the loop that uses the message), and each //sync:ignore that
-suppresses nothing.`
+suppresses nothing.
+
+Where the repair is certain it suggests a fix: "// sync:tag" and
+"//sync: tag" become "//sync:tag", a name within two edits of exactly
+one directive name (//sync:tags, //sync:mgs) becomes that name, and an
+unused //sync:ignore is deleted.`
 
 // Analyzer reports malformed and unresolvable //sync: directives, and
 // //sync:ignore directives that match no diagnostic.
