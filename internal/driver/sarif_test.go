@@ -321,6 +321,8 @@ func TestSARIF(t *testing.T) {
 		{
 			"syncdirective[0] error: //sync:ignore syncsend matches no diagnostic on this line or the next: remove it",
 			"at " + file + ":71:2-71:45",
+			"fix remove the unused //sync:ignore",
+			"  " + file + ":71:1-72:1 := \"\"",
 		},
 		{
 			"syncmono[1] error: p.step is set lower than it was at send (line 48), while p.ballot did not increase (condition I: the tag never decreases)",
