@@ -50,7 +50,6 @@ var knownMisses = map[string]bool{
 	"multipaxos/reset-phase-after-replicate": true,
 	"onethirdrule/adopt-in-reception":        true,
 	"onethirdrule/loop-counter-round":        true,
-	"paxoslike/ack-old-ballot":               true,
 	"paxoslike/promise-relays-proposal":      true,
 	"twophase/outcome-in-reception":          true,
 	"twophase/retry-same-txn":                true,

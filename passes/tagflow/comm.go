@@ -62,6 +62,11 @@ func (e *engine) sendCheck(fr *frame, st *pstate, val ssa.Value, pos token.Pos) 
 	}
 	m := e.ann.MsgOf(val.Type())
 	if m == nil {
+		// An envelope built in place (transport.Envelope{From: id, Msg: m}):
+		// check the messages stored in its fields.
+		for _, inner := range envelopeMessages(e, val) {
+			e.sendCheck(fr, st, inner, pos)
+		}
 		return
 	}
 	if len(m.Components) != len(e.vars) {
@@ -521,4 +526,57 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 		found = true
 	}
 	return found
+}
+
+// envelopeMessages returns the messages stored into the fields of the
+// struct that val loads, when val is a composite literal built in place
+// (SSA: an Alloc whose fields are stored, then loaded whole), before the
+// load in the same block.
+func envelopeMessages(e *engine, val ssa.Value) []ssa.Value {
+	load, ok := val.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	a, ok := load.X.(*ssa.Alloc)
+	if !ok || a.Referrers() == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for _, ref := range *a.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil {
+			continue
+		}
+		for _, r := range *fa.Referrers() {
+			st, ok := r.(*ssa.Store)
+			if !ok || st.Addr != fa || st.Block() != load.Block() || !before(st, load) {
+				continue
+			}
+			v := st.Val
+			for {
+				mi, ok := v.(*ssa.MakeInterface)
+				if !ok {
+					break
+				}
+				v = mi.X
+			}
+			if e.ann.MsgOf(v.Type()) != nil {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// before reports whether instruction a comes before b in their block.
+func before(a, b ssa.Instruction) bool {
+	for _, in := range a.Block().Instrs {
+		switch in {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
 }
