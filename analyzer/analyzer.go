@@ -25,3 +25,8 @@ var Suite = []*analysis.Analyzer{
 	syncrecv.Analyzer,
 	syncjump.Analyzer,
 }
+
+// Advisory lists the advisory analyzers: checks outside the four
+// conditions, which point at likely liveness or robustness problems of an
+// annotated protocol. Drivers run them only on request.
+var Advisory = []*analysis.Analyzer{}
