@@ -77,11 +77,19 @@ func (r *Reporter) Used() *Used { return r.used }
 // violations end with the condition they break, and what could not be
 // decided starts with "cannot prove condition N:".
 func (r *Reporter) Condition(res *tagflow.Result, cond int) {
+	// A helper shared by nested loops (the inner loop's function, inlined
+	// into the outer loop's analysis) can yield the same finding twice.
+	type key struct {
+		pos token.Pos
+		msg string
+	}
+	seen := make(map[key]bool)
 	for _, l := range res.Loops {
 		for _, f := range l.Findings {
-			if f.Cond != cond {
+			if f.Cond != cond || seen[key{f.Pos, f.Message}] {
 				continue
 			}
+			seen[key{f.Pos, f.Message}] = true
 			msg := f.Message + " (" + tagflow.ConditionText[cond] + ")"
 			if f.Unproven {
 				msg = "cannot prove condition " + tagflow.Roman[cond] + ": " + f.Message

@@ -643,6 +643,12 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 	case *ssa.MapUpdate:
 		m := e.term(fr, st, in.Map)
 		st.fs = st.fs.withoutLoc(m + "#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
+		if !localMap(in.Map, nil) && e.receptionLoop(fr, b) != nil {
+			// Like a store through a pointer: a map of the process state
+			// written inside a reception is not a mailbox.
+			e.report(Finding{Cond: 3, Pos: in.Pos(), Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(in.Map))})
+			return []*pstate{st}
+		}
 		e.mailboxStore(fr, b, st, e.term(fr, st, in.Value), in.Pos(), e.term(fr, st, in.Map), false)
 	case *ssa.TypeAssert:
 		define(in)
@@ -1208,6 +1214,52 @@ func (e *engine) sameAcrossCall(fr *frame, st *pstate, ov *annotations.SyncVar, 
 		if p.Object() == ov.Root {
 			return e.term(fr, st, p) == v.base
 		}
+	}
+	return false
+}
+
+// localMap reports whether map value v is made by the function itself: a
+// make or a map literal, possibly kept in a local variable or merged by
+// phis. A map loaded from a field, a parameter, a global or returned by a
+// call may be shared with the process state.
+func localMap(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	switch v := v.(type) {
+	case *ssa.MakeMap:
+		return true
+	case *ssa.Const:
+		return v.IsNil()
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return false
+		}
+		a, ok := v.X.(*ssa.Alloc)
+		if !ok || a.Referrers() == nil {
+			return false
+		}
+		if seen == nil {
+			seen = make(map[ssa.Value]bool)
+		}
+		seen[v] = true
+		for _, r := range *a.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == a && !localMap(st.Val, seen) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Phi:
+		if seen == nil {
+			seen = make(map[ssa.Value]bool)
+		}
+		seen[v] = true
+		for _, e := range v.Edges {
+			if !localMap(e, seen) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
