@@ -4,7 +4,8 @@
 // of the repository triages every expected finding.
 //
 // The targets are downloaded from the Go module proxy, so the test is
-// skipped unless CCVET_NETWORK_TESTS=1.
+// skipped unless CCVET_NETWORK_TESTS=1. CCVET_EVAL_KEEP=DIR keeps the
+// annotated trees in DIR/RECIPE, to read the code at the findings.
 //
 // # Recipe format
 //
@@ -246,6 +247,13 @@ func runRecipe(t *testing.T, r *recipe) {
 		t.Fatalf("go mod download %s: %v %s", r.module, err, mod.Error)
 	}
 	root := filepath.Join(t.TempDir(), "mod")
+	if keep := os.Getenv("CCVET_EVAL_KEEP"); keep != "" {
+		// Keep the annotated tree, to read the code at the findings.
+		root = filepath.Join(keep, r.name)
+		if err := os.RemoveAll(root); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := copyTree(mod.Dir, root); err != nil {
 		t.Fatal(err)
 	}
