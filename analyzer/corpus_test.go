@@ -43,16 +43,13 @@ var corpusDir = func() string {
 // report it elsewhere). Each is still run: the test fails when one starts
 // passing, so that the list only shrinks.
 var knownMisses = map[string]bool{
-	"benor/adopt-in-reception":               true,
 	"multipaxos/ballot-from-attempt-counter": true,
 	"multipaxos/reset-phase-after-replicate": true,
-	"onethirdrule/adopt-in-reception":        true,
 	"onethirdrule/loop-counter-round":        true,
 	"paxoslike/promise-relays-proposal":      true,
 	"twophase/retry-same-txn":                true,
 	"twophase/txn-from-coordinator":          true,
 	"uniformvoting/vote-built-early":         true,
-	"vrviewchange/commit-in-reception":       true,
 	"zab/stale-acke":                         true,
 }
 

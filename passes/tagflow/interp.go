@@ -845,17 +845,19 @@ func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.V
 	if base, ok := baseOf(addr); ok {
 		_, local = base.(*ssa.Alloc)
 	}
-	if info != nil && (local || e.receptionLoop(fr, b) != nil) {
+	if !local && e.receptionLoop(fr, b) != nil {
+		// Reported once here; the location is not made a mailbox, so the
+		// violation does not echo wherever the value is used later.
+		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(addr))})
+		return
+	}
+	if info != nil && local {
 		st.taint[loc] = info
 		if base, ok := baseOf(addr); ok {
 			if _, isAlloc := base.(*ssa.Alloc); isAlloc {
 				st.taint[e.term(fr, st, base)] = &taintInfo{}
 			}
 		}
-	}
-	if !local && e.receptionLoop(fr, b) != nil {
-		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(addr))})
-		return
 	}
 	if info != nil {
 		if a, ok := addr.(*ssa.Alloc); ok && isDeclaration(e, a, pos) {
