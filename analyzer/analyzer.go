@@ -9,6 +9,7 @@ package analyzer
 import (
 	"github.com/ccvet/ccvet/passes/syncdirective"
 	"github.com/ccvet/ccvet/passes/syncjump"
+	"github.com/ccvet/ccvet/passes/synclex"
 	"github.com/ccvet/ccvet/passes/syncmono"
 	"github.com/ccvet/ccvet/passes/syncrecv"
 	"github.com/ccvet/ccvet/passes/syncsend"
@@ -28,5 +29,9 @@ var Suite = []*analysis.Analyzer{
 
 // Advisory lists the advisory analyzers: checks outside the four
 // conditions, which point at likely liveness or robustness problems of an
-// annotated protocol. Drivers run them only on request.
-var Advisory = []*analysis.Analyzer{}
+// annotated protocol. Drivers run them only on request (ccvet -synclex,
+// golangci-lint's advisory setting). They are not in [Suite], whose names
+// are those //sync:ignore accepts.
+var Advisory = []*analysis.Analyzer{
+	synclex.Analyzer,
+}

@@ -19,9 +19,8 @@ func init() {
 }
 
 // advisory lists the advisory analyzers: they run only when the advisory
-// setting is true or when enable names them. There are none yet; adding
-// one is adding it to this list.
-var advisory = []*analysis.Analyzer{}
+// setting is true or when enable names them.
+var advisory = analyzer.Advisory
 
 // Settings are the plugin's settings, from the settings key of the linter's
 // entry under linters.settings.custom in .golangci.yml. The zero value runs

@@ -32,7 +32,8 @@ func TestNew(t *testing.T) {
 		{"disable", map[string]any{"disable": []any{"syncjump", "syncdirective"}}, []string{"syncmono", "syncsend", "syncrecv"}},
 		{"enable and disable", map[string]any{"enable": []any{"syncmono", "syncjump"}, "disable": []any{"syncsend"}}, []string{"syncmono", "syncjump"}},
 		{"repeated name", map[string]any{"enable": []any{"syncrecv", "syncrecv"}}, []string{"syncrecv"}},
-		{"advisory, of which there are none", map[string]any{"advisory": true}, all},
+		{"advisory", map[string]any{"advisory": true}, append(slices.Clone(all), "synclex")},
+		{"advisory enabled by name", map[string]any{"enable": []any{"synclex"}}, []string{"synclex"}},
 		{"empty lists", map[string]any{"enable": []any{}, "disable": []any{}, "advisory": false}, all},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,12 +62,12 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{
 			map[string]any{"enable": []any{"syncmono", "syncfoo"}},
-			`unknown analyzer "syncfoo" in enable: the analyzers are syncdirective, syncmono, syncsend, syncrecv, syncjump`,
+			`unknown analyzer "syncfoo" in enable: the analyzers are syncdirective, syncmono, syncsend, syncrecv, syncjump, synclex`,
 		},
 		{
 			// An internal prerequisite is not an analyzer that can be selected.
 			map[string]any{"disable": []any{"synctagflow"}},
-			`unknown analyzer "synctagflow" in disable: the analyzers are syncdirective, syncmono, syncsend, syncrecv, syncjump`,
+			`unknown analyzer "synctagflow" in disable: the analyzers are syncdirective, syncmono, syncsend, syncrecv, syncjump, synclex`,
 		},
 		{
 			map[string]any{"enable": []any{"syncmono"}, "disable": []any{"syncmono"}},

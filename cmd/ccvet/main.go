@@ -36,5 +36,5 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "makeho" {
 		os.Exit(makeho.Main(os.Args[2:], os.Stdout, os.Stderr))
 	}
-	os.Exit(driver.Main(analyzer.Suite, os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(driver.MainAdvisory(analyzer.Suite, analyzer.Advisory, os.Args[1:], os.Stdout, os.Stderr))
 }

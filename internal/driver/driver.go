@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,6 +50,17 @@ func IsVetInvocation(args []string) bool {
 // Main runs the standalone command with args (without the program name)
 // and returns its exit code.
 func Main(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
+	return MainAdvisory(suite, nil, args, stdout, stderr)
+}
+
+// MainAdvisory is [Main] with advisory analyzers besides the suite: each
+// has its flag, but runs only when that flag is set to true.
+func MainAdvisory(suite, advisory []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
+	isAdvisory := make(map[*analysis.Analyzer]bool, len(advisory))
+	for _, a := range advisory {
+		isAdvisory[a] = true
+	}
+	suite = append(slices.Clip(suite), advisory...)
 	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	jsonOut := fs.Bool("json", false, "print findings as a JSON array")
@@ -61,7 +73,11 @@ func Main(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) i
 		ts := new(triState)
 		enabled[a] = ts
 		title, _, _ := strings.Cut(a.Doc, "\n")
-		fs.Var(ts, a.Name, "enable "+a.Name+": "+title)
+		usage := "enable " + a.Name + ": " + title
+		if isAdvisory[a] {
+			usage += " (off unless set)"
+		}
+		fs.Var(ts, a.Name, usage)
 	}
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `ccvet checks that annotated protocol loops are communication-closed.
@@ -95,7 +111,7 @@ Flags:
 		fmt.Fprintln(stderr, "ccvet: -json and -sarif are mutually exclusive: choose one output format")
 		return ExitError
 	}
-	analyzers := selectAnalyzers(suite, enabled)
+	analyzers := selectAnalyzers(suite, enabled, isAdvisory)
 	patterns := fs.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
@@ -437,14 +453,18 @@ func (t *triState) Set(s string) error {
 	return nil
 }
 
-func selectAnalyzers(suite []*analysis.Analyzer, enabled map[*analysis.Analyzer]*triState) []*analysis.Analyzer {
+func selectAnalyzers(suite []*analysis.Analyzer, enabled map[*analysis.Analyzer]*triState, advisory map[*analysis.Analyzer]bool) []*analysis.Analyzer {
 	anyTrue := false
-	for _, ts := range enabled {
-		anyTrue = anyTrue || *ts == setTrue
+	for a, ts := range enabled {
+		anyTrue = anyTrue || *ts == setTrue && !advisory[a]
 	}
 	var out []*analysis.Analyzer
 	for _, a := range suite {
 		switch ts := *enabled[a]; {
+		case advisory[a]:
+			if ts == setTrue {
+				out = append(out, a)
+			}
 		case anyTrue && ts == setTrue, !anyTrue && ts != setFalse:
 			out = append(out, a)
 		}
