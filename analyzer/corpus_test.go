@@ -50,7 +50,6 @@ var knownMisses = map[string]bool{
 	"twophase/retry-same-txn":                true,
 	"twophase/txn-from-coordinator":          true,
 	"uniformvoting/vote-built-early":         true,
-	"zab/stale-acke":                         true,
 }
 
 // implemented lists the analyzers whose checks exist; mutants for the

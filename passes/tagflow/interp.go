@@ -412,8 +412,9 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 		if !st.addFact(c.a, op, c.b) {
 			return false
 		}
-	} else if _, isCall := cond.(*ssa.Call); isCall {
-		// A predicate the engine does not look into.
+	} else if call, isCall := cond.(*ssa.Call); isCall && e.mentionsMessage(fr, st, call, 0) {
+		// A predicate the engine does not look into, about a message: it
+		// may be what keeps stale messages out.
 		st.opaque = true
 	}
 	return st.addFact(t, token.EQL, term("c:"+strconv.FormatBool(holds)))
@@ -1262,6 +1263,40 @@ func localMap(v ssa.Value, seen map[ssa.Value]bool) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// mentionsMessage reports whether v, one of its call arguments or
+// receiver, or an operand of the arithmetic computing them (a few levels
+// deep), is a received message or lies inside one. A predicate over other
+// values (slices.Contains(quorum, from)) cannot tell a stale message from a
+// fresh one.
+func (e *engine) mentionsMessage(fr *frame, st *pstate, v ssa.Value, depth int) bool {
+	if depth > 3 || v == nil {
+		return false
+	}
+	if _, info := st.message(e.term(fr, st, v)); info != nil {
+		return true
+	}
+	if e.ann.MsgOf(v.Type()) != nil {
+		if _, info := st.tainted(e.term(fr, st, v)); info != nil {
+			return true
+		}
+	}
+	var ops []*ssa.Value
+	switch v := v.(type) {
+	case *ssa.Call:
+		ops = v.Operands(nil)
+	case *ssa.BinOp, *ssa.UnOp, *ssa.Convert, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Field, *ssa.FieldAddr, *ssa.Extract, *ssa.TypeAssert:
+		ops = v.(ssa.Instruction).Operands(nil)
+	default:
+		return false
+	}
+	for _, op := range ops {
+		if op != nil && *op != nil && e.mentionsMessage(fr, st, *op, depth+1) {
+			return true
+		}
 	}
 	return false
 }
