@@ -139,8 +139,18 @@ func (e *engine) findLoop(loops []*natLoop) (*ssa.BasicBlock, map[*ssa.BasicBloc
 	return nl.header, nl.blocks
 }
 
-// loopOf returns the largest natural loop whose code lies inside stmt.
+// loopOf returns the largest natural loop whose code lies inside stmt and
+// whose header has code of stmt (so that a loop around stmt, whose only
+// body is stmt, is not taken for it). A range loop over a slice has no
+// positioned code in its header; it is then the largest loop inside stmt.
 func loopOf(loops []*natLoop, stmt ast.Stmt) *natLoop {
+	if l := loopOfHeader(loops, stmt, true); l != nil {
+		return l
+	}
+	return loopOfHeader(loops, stmt, false)
+}
+
+func loopOfHeader(loops []*natLoop, stmt ast.Stmt, needHeader bool) *natLoop {
 	lo, hi := stmt.Pos(), stmt.End()
 	var best *natLoop
 	for _, nl := range loops {
@@ -156,7 +166,7 @@ func loopOf(loops []*natLoop, stmt ast.Stmt) *natLoop {
 				}
 				if p < lo || p >= hi {
 					inside = false
-				} else if b == nl.header {
+				} else if b == nl.header || !needHeader {
 					any = true
 				}
 			}

@@ -860,6 +860,11 @@ func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.V
 			}
 		}
 	}
+	if base, ok := baseOf(addr); ok && info != nil {
+		if a, ok := base.(*ssa.Alloc); ok && a.Comment == "varargs" && !feedsAppend(a) {
+			return // an argument of a variadic call (log.Printf(..., m.Index)), not a mailbox
+		}
+	}
 	if info != nil {
 		if a, ok := addr.(*ssa.Alloc); ok && isDeclaration(e, a, pos) {
 			return // m := <-ch: naming the message is not storing it
@@ -1296,6 +1301,25 @@ func (e *engine) mentionsMessage(fr *frame, st *pstate, v ssa.Value, depth int) 
 	for _, op := range ops {
 		if op != nil && *op != nil && e.mentionsMessage(fr, st, *op, depth+1) {
 			return true
+		}
+	}
+	return false
+}
+
+// feedsAppend reports whether the varargs array a is the list of elements
+// of an append (a mailbox growing) rather than the arguments of a call.
+func feedsAppend(a *ssa.Alloc) bool {
+	for _, r := range *a.Referrers() {
+		sl, ok := r.(*ssa.Slice)
+		if !ok || sl.Referrers() == nil {
+			continue
+		}
+		for _, u := range *sl.Referrers() {
+			if c, ok := u.(*ssa.Call); ok {
+				if b, ok := c.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+					return true
+				}
+			}
 		}
 	}
 	return false

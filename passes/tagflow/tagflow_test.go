@@ -35,3 +35,7 @@ func TestBasic(t *testing.T) {
 }
 
 var _ = fmt.Sprint
+
+func TestEvalReproducers(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "evalrepro")
+}
