@@ -37,6 +37,10 @@ type summaries struct {
 	// dynWrites is set when some function that may be called dynamically
 	// (a method, or a function whose value is taken) writes a sync field.
 	dynWriters map[string][]*types.Signature // methods that write, by name
+	// genericWriters are the names of writing methods of generic types,
+	// whose signatures mention type parameters that an interface call's
+	// signature names differently: they match any call of that name.
+	genericWriters map[string]bool
 	// valueWriters are the signatures of writers used as function values.
 	valueWriters []*types.Signature
 }
@@ -50,6 +54,8 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		syncGlobals: make(map[*types.Var]bool),
 		escaped:     make(map[fieldKey]bool),
 		dynWriters:  make(map[string][]*types.Signature),
+
+		genericWriters: make(map[string]bool),
 	}
 	for _, l := range ann.Loops {
 		for _, v := range l.Vars {
@@ -163,6 +169,9 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		if s.writes[f] {
 			if f.Signature.Recv() != nil {
 				s.dynWriters[f.Name()] = append(s.dynWriters[f.Name()], f.Signature)
+				if isGenericMethod(f) {
+					s.genericWriters[f.Name()] = true
+				}
 			}
 			if asValue[f] {
 				s.valueWriters = append(s.valueWriters, f.Signature)
@@ -215,11 +224,21 @@ func fieldKeyOf(fa *ssa.FieldAddr) (fieldKey, bool) {
 	if !ok {
 		return fieldKey{}, false
 	}
-	st, ok := pt.Elem().Underlying().(*types.Struct)
-	if !ok {
+	if _, ok := pt.Elem().Underlying().(*types.Struct); !ok {
 		return fieldKey{}, false
 	}
-	return fieldKey{st, fa.Field}, true
+	return fieldKey{keyStruct(pt.Elem()), fa.Field}, true
+}
+
+// keyStruct is the struct type that identifies t's fields: that of the
+// generic type when t is an instance of one, so that the methods of a
+// generic type, each with its own type parameters, name the same fields.
+func keyStruct(t types.Type) *types.Struct {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		t = n.Origin()
+	}
+	st, _ := t.Underlying().(*types.Struct)
+	return st
 }
 
 // lastFieldKey returns the struct field that holds v, for a field path.
@@ -243,7 +262,7 @@ func lastFieldKey(v *annotations.SyncVar) (fieldKey, bool) {
 			return fieldKey{}, false
 		}
 		if i == len(v.Fields)-1 {
-			return fieldKey{st, idx}, true
+			return fieldKey{keyStruct(derefType(t)), idx}, true
 		}
 		t = f.Type()
 	}
@@ -265,6 +284,9 @@ func (s *summaries) mayWriteDynamic(name string, sig *types.Signature) bool {
 			types.NewSignatureType(nil, nil, nil, b.Params(), b.Results(), b.Variadic()))
 	}
 	if name != "" {
+		if s.genericWriters[name] {
+			return true
+		}
 		for _, w := range s.dynWriters[name] {
 			if same(w, sig) {
 				return true
@@ -278,4 +300,22 @@ func (s *summaries) mayWriteDynamic(name string, sig *types.Signature) bool {
 		}
 	}
 	return false
+}
+
+// isGenericMethod reports whether f is a method of a generic type (or an
+// instance of one).
+func isGenericMethod(f *ssa.Function) bool {
+	if f.TypeParams().Len() > 0 || f.Origin() != nil {
+		return true
+	}
+	recv := f.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && (n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0)
 }

@@ -53,3 +53,25 @@ func (q *Q) Many(ms []*M) error {
 	}
 	return nil
 }
+
+// TG-2: an interface call whose implementation is a method of a generic
+// type may write the tag.
+
+type Ev[T any] interface{ apply(*S[T]) }
+
+type S[T any] struct {
+	e  uint64
+	ch chan Ev[T]
+}
+
+type reset[T any] struct{}
+
+func (reset[T]) apply(s *S[T]) { s.e = 0 }
+
+func (s *S[T]) Run() {
+	//sync:tag s.e
+	for {
+		ev := <-s.ch
+		ev.apply(s) // want `cannot prove 1: the call to the method apply of an interface may change s\.e and ccvet cannot follow it` `cannot prove 1: cannot tell that s\.e is not lower than at receive \(line 74\)`
+	}
+}
