@@ -490,6 +490,7 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 			el += "*"
 		}
 		notAbove := false
+	compare:
 		for i, c := range ei.msg.Components {
 			if i >= len(st.cur) {
 				break
@@ -503,22 +504,18 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 			default:
 				continue
 			}
-			r := st.fs.cmp(ct, st.cur[i])
-			if r == relLT {
+			switch st.fs.cmp(ct, st.cur[i]) {
+			case relLT:
 				notAbove = true
-				break
-			}
-			if r != relEQ && r != relLE {
+				break compare
+			case relEQ:
+				notAbove = true // equal so far: the later components decide
+			default:
+				// Unknown, or only <=: only equality lets the later
+				// components decide.
 				notAbove = false
-				break
+				break compare
 			}
-			if r == relLE {
-				// Equal or lower in this component: only equality lets
-				// the later components decide, so require it.
-				notAbove = false
-				break
-			}
-			notAbove = true
 		}
 		if !notAbove {
 			return false
