@@ -148,6 +148,7 @@ func gopathWith(t *testing.T, res *makeho.Result, pkgs ...string) string {
 		copyDir(t, filepath.Join(corpusDir, "src", pkg), filepath.Join(dir, "src", pkg))
 	}
 	copyDir(t, filepath.Join("..", "compho"), filepath.Join(dir, "src", "github.com", "ccvet", "ccvet", "compho"))
+	copyDir(t, filepath.Join("..", "compho", "lockstep"), filepath.Join(dir, "src", "github.com", "ccvet", "ccvet", "compho", "lockstep"))
 	for _, f := range res.Files {
 		pkg := filepath.Base(filepath.Dir(f.Path))
 		if _, err := os.Stat(filepath.Join(dir, "src", pkg)); err == nil {
@@ -208,18 +209,25 @@ func TestCorpusCompiles(t *testing.T) {
 	goCmd(t, dir, append([]string{"vet"}, pkgs...)...)
 }
 
-// TestRunOneThirdRule runs the generated OneThirdRule machine on compho,
-// without loss and with random loss, checking agreement and validity with
-// an observer (testdata/run/onethirdrule_run_test.go.txt).
-func TestRunOneThirdRule(t *testing.T) {
+// TestRun runs the generated machines on compho with the tests of
+// testdata/run: for OneThirdRule, agreement and validity under loss; for
+// both, the differential test of the rewriting (the asynchronous code
+// over a lock-step network with compho/lockstep and the machine on
+// compho.Run, under the same heard-of sets, go through the same
+// algorithm-variable values), with the race detector on.
+func TestRun(t *testing.T) {
 	res := corpusResult(t)
-	dir := gopathWith(t, res, "onethirdrule")
-	b, err := os.ReadFile(filepath.Join("testdata", "run", "onethirdrule_run_test.go.txt"))
-	if err != nil {
-		t.Fatal(err)
+	for _, pkg := range []string{"onethirdrule", "benor"} {
+		t.Run(pkg, func(t *testing.T) {
+			dir := gopathWith(t, res, pkg)
+			b, err := os.ReadFile(filepath.Join("testdata", "run", pkg+"_run_test.go.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, "src", pkg, "run_test.go"), b)
+			goCmd(t, dir, "test", "-count=1", "-race", "-run", "TestGenerated", pkg)
+		})
 	}
-	writeFile(t, filepath.Join(dir, "src", "onethirdrule", "run_test.go"), b)
-	goCmd(t, dir, "test", "-count=1", "-run", "TestGenerated", "onethirdrule")
 }
 
 // TestAborts checks the message and position of every abort case.
