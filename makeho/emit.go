@@ -13,13 +13,7 @@ import (
 
 // emit renders the machine.
 func (g *loopGen) emit() ([]byte, error) {
-	sort.SliceStable(g.edits, func(i, j int) bool {
-		a, b := g.edits[i], g.edits[j]
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		return a.end > b.end
-	})
+	g.sortEdits()
 	var b bytes.Buffer
 	m, T := g.mName, g.typeName
 	where := funcName(g.fn) + " (" + lineOf(g.fset, g.loop.Pos()) + ")"
@@ -87,8 +81,17 @@ func (g *loopGen) emit() ([]byte, error) {
 			cname = qual(r.c.Pkg()) + "." + r.c.Name()
 		}
 		guard := fmt.Sprintf("if %s != %s {\nreturn\n}\n", rv, cname)
-		send := guard + g.text(r.send)
-		if len(r.send) == 0 {
+		var parts []string
+		for _, sp := range r.guards {
+			if sp.text != "" {
+				parts = append(parts, fmt.Sprintf("if %s.%s {\n%s\n}", m, sp.field, sp.text))
+			}
+		}
+		if len(r.send) > 0 {
+			parts = append(parts, g.text(r.send))
+		}
+		send := guard + strings.Join(parts, "\n")
+		if len(parts) == 0 {
 			send = "// Round " + r.c.Name() + " sends nothing."
 		}
 		g.method(&b, fmt.Sprintf("Send%s is the send function of round %s.", name, r.c.Name()),
@@ -154,6 +157,9 @@ func (g *loopGen) fields(qual types.Qualifier) []field {
 			}
 		}
 	}
+	for _, sp := range g.splits {
+		out = append(out, field{sp.field, "bool // " + sp.cond + " at " + lineOf(g.fset, sp.s.Pos()) + ": the path that enters " + sp.c.Name() + " in the if", false})
+	}
 	if g.rangeStmt != nil {
 		if id, ok := g.rangeStmt.Key.(*ast.Ident); !ok || id.Name == "_" {
 			out = append(out, field{g.iterField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations done", false})
@@ -216,6 +222,17 @@ func (g *loopGen) negate(cond ast.Expr) string {
 	return "!(" + g.nodeText(cond) + ")"
 }
 
+// sortEdits sorts the edits for apply: by start, the widest first.
+func (g *loopGen) sortEdits() {
+	sort.SliceStable(g.edits, func(i, j int) bool {
+		a, b := g.edits[i], g.edits[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return a.end > b.end
+	})
+}
+
 // text renders consecutive statements with their comments, edited.
 func (g *loopGen) text(stmts []ast.Stmt) string {
 	if len(stmts) == 0 {
@@ -235,7 +252,7 @@ func (g *loopGen) apply(start, end int) string {
 	var b strings.Builder
 	cur := start
 	for _, e := range g.edits {
-		if e.start < cur || e.end > end || e.start < start {
+		if e.start < cur || e.end > end || e.start < start || e.tail && start >= e.start {
 			continue
 		}
 		b.Write(g.src[cur:e.start])

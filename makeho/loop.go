@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,9 @@ type loopGen struct {
 	prologue []ast.Stmt // the body's statements before the first round's send
 	rounds   []*round
 
+	splits    []*splitIf             // the ifs that enter a round on one path
+	tails     map[ast.Stmt]*splitIf  // the statements after the switch of a split if
+	inTail    bool                   // findComm and maxPerPath look into tails
 	edits     []edit
 	recvCalls []*ast.CallExpr // the receive calls, rewritten
 	removed   []span          // deleted code: its identifiers do not count
@@ -57,11 +61,31 @@ type round struct {
 	pre    []ast.Stmt // from sw to the send: they end the previous round's update
 	send   []ast.Stmt
 	update []ast.Stmt
+	guards []*splitIf // sends of the round made inside an if of the previous round
+}
+
+// A splitIf is a top-level if statement of the loop body whose body enters
+// the next round (the leader-only rounds of Zab: if p.leader == p.id {
+// receive; ...; lab = NewE; send NewE }), followed at the top level by the
+// switch to that same round for the other paths. Its condition is kept in
+// a field of the machine, evaluated where the if is, so that the send
+// function of the next round sends on the paths that took the if, as the
+// path-guarded sends of the paper's make-HO.
+type splitIf struct {
+	s     *ast.IfStmt
+	sw    ast.Stmt   // the switch in its body
+	c     *types.Const
+	tail  []ast.Stmt // the statements after sw: the guarded sends
+	round *round     // the round sw enters
+	field string     // the machine field that holds the condition
+	cond  string     // the condition, rendered
+	text  string     // the tail, rendered
 }
 
 type edit struct {
 	start, end int // offsets in the file
 	text       string
+	tail       bool // the removal of a split if's tail: not applied when rendering exactly that range
 }
 
 type span struct{ start, end token.Pos }
@@ -104,6 +128,7 @@ func (g *loopGen) run() ([]byte, map[string]string, error) {
 		g.sends,
 		g.receptions,
 		g.hoist,
+		func() error { g.splitEdits(); return nil },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -402,7 +427,14 @@ func (g *loopGen) split() error {
 	for _, s := range body {
 		top[s] = true
 	}
-	// Every write of the round variable must be a top-level switch.
+	if err := g.findSplits(body); err != nil {
+		return err
+	}
+	for _, sp := range g.splits {
+		top[sp.sw] = true
+	}
+	// Every write of the round variable must be a top-level switch, or
+	// the switch of a split if.
 	var err error
 	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
 		if err != nil {
@@ -418,7 +450,7 @@ func (g *loopGen) split() error {
 				case g.roundConst(n) == nil:
 					err = refuse(n.Pos(), "not supported yet: %s set to something other than one of its constants", g.round.Name)
 				case !top[n]:
-					err = refuse(n.Pos(), "not supported yet: %s changes inside a nested statement (make-HO handles round changes at the top level of the loop body)", g.round.Name)
+					err = refuse(n.Pos(), "not supported yet: %s changes inside a nested statement (make-HO handles round changes at the top level of the loop body, or of the body of a top-level if without else)", g.round.Name)
 				}
 			}
 		case *ast.IncDecStmt:
@@ -445,6 +477,12 @@ func (g *loopGen) split() error {
 			}
 			cur = &round{c: c, sw: s}
 			g.rounds = append(g.rounds, cur)
+			for _, sp := range g.splits {
+				if sp.c == c && len(g.rounds) > 1 && sp.s == lastOf(g.rounds[len(g.rounds)-2].update) {
+					sp.round = cur
+					cur.guards = append(cur.guards, sp)
+				}
+			}
 		}
 		if cur == nil {
 			before = append(before, s)
@@ -465,9 +503,21 @@ func (g *loopGen) split() error {
 			return refuse(pos, "not supported yet: communication before the loop body enters its first round")
 		}
 	}
+	for _, sp := range g.splits {
+		if sp.round == nil {
+			return refuse(sp.sw.Pos(), "not supported yet: %s enters round %s inside an if, and the statement after the if is not the switch to %s of the other paths", g.round.Name, sp.c.Name(), sp.c.Name())
+		}
+	}
 	for _, r := range g.rounds {
 		if err := g.splitRound(r); err != nil {
 			return err
+		}
+	}
+	for i, r := range g.rounds {
+		for _, sp := range r.guards {
+			if !slices.Contains(g.rounds[i-1].update, ast.Stmt(sp.s)) {
+				return refuse(sp.s.Pos(), "not supported yet: an if that enters round %s before the send of round %s", sp.c.Name(), g.rounds[i-1].c.Name())
+			}
 		}
 	}
 	g.prologue = append(before, g.rounds[0].pre...)
@@ -484,7 +534,7 @@ func (g *loopGen) split() error {
 func (g *loopGen) findComm(n ast.Node, kind annotations.CommKind) token.Pos {
 	var pos token.Pos
 	ast.Inspect(n, func(n ast.Node) bool {
-		if pos.IsValid() {
+		if pos.IsValid() || g.skipTail(n) {
 			return false
 		}
 		if call, ok := n.(*ast.CallExpr); ok {
@@ -523,6 +573,9 @@ func (g *loopGen) splitRound(r *round) error {
 	}
 	if first >= 0 && recv >= 0 && last >= recv {
 		return refuse(g.findComm(seg[last], annotations.Send), "not supported yet: a send after the reception of round %s (make-HO needs send, then receive, then update)", name)
+	}
+	if len(r.guards) > 0 && first >= 0 {
+		return refuse(g.findComm(seg[first], annotations.Send), "more than one send on a path of round %s (make-HO needs at most one send, possibly to many, per round)", name)
 	}
 	if first < 0 {
 		r.pre, r.send, r.update = seg[:1], nil, seg[1:]
@@ -592,6 +645,9 @@ func (g *loopGen) maxPerPath(stmts []ast.Stmt, kind annotations.CommKind) token.
 	list := func(ss []ast.Stmt) int {
 		k := 0
 		for _, s := range ss {
+			if g.skipTail(s) {
+				continue
+			}
 			k += count(s)
 			if k > 1 && !second.IsValid() {
 				second = g.findComm(s, kind)
@@ -890,7 +946,7 @@ func isErrorType(t types.Type) bool {
 func (g *loopGen) off(p token.Pos) int { return int(p) - g.base }
 
 func (g *loopGen) replace(start, end token.Pos, text string) {
-	g.edits = append(g.edits, edit{g.off(start), g.off(end), text})
+	g.edits = append(g.edits, edit{start: g.off(start), end: g.off(end), text: text})
 }
 
 func (g *loopGen) insert(at token.Pos, text string) { g.replace(at, at, text) }
@@ -907,4 +963,100 @@ func (g *loopGen) isRemoved(p token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// findSplits finds the split ifs among the top-level statements of the
+// loop body: an if without init whose body, at its top level, sets the
+// round variable once, and whose other statements do not.
+func (g *loopGen) findSplits(body []ast.Stmt) error {
+	g.tails = make(map[ast.Stmt]*splitIf)
+	for _, st := range body {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || ifs.Else != nil {
+			continue
+		}
+		var writes []ast.Stmt
+		ast.Inspect(ifs, func(n ast.Node) bool {
+			if a, ok := n.(*ast.AssignStmt); ok {
+				for _, l := range a.Lhs {
+					if g.isVar(l, g.round) {
+						writes = append(writes, a)
+					}
+				}
+			}
+			return true
+		})
+		if len(writes) != 1 {
+			continue
+		}
+		k := slices.Index(ifs.Body.List, writes[0])
+		c := g.roundConst(writes[0])
+		if k < 0 || c == nil {
+			continue
+		}
+		sp := &splitIf{s: ifs, sw: writes[0], c: c, tail: ifs.Body.List[k+1:]}
+		g.splits = append(g.splits, sp)
+		for _, t := range sp.tail {
+			g.tails[t] = sp
+		}
+		if err := g.checkTail(sp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTail checks that the statements after the switch of a split if
+// only send, and compute what they send: they become the guarded part of
+// the next round's send function.
+func (g *loopGen) checkTail(sp *splitIf) error {
+	g.inTail = true
+	defer func() { g.inTail = false }()
+	name := sp.c.Name()
+	for _, t := range sp.tail {
+		if pos := g.findComm(t, annotations.Recv); pos.IsValid() {
+			return refuse(pos, "not supported yet: a reception after %s enters round %s inside an if (make-HO needs the reception at the top level of the loop body)", g.round.Name, name)
+		}
+		if pos := g.sendUnsafe(t); pos.IsValid() {
+			return refuse(pos, "not supported yet: a statement that may change the state after %s enters round %s inside an if (make-HO puts that code in the send function of %s)", g.round.Name, name, name)
+		}
+	}
+	if pos := g.maxPerPath(sp.tail, annotations.Send); pos.IsValid() {
+		return refuse(pos, "more than one send on a path of round %s (make-HO needs at most one send, possibly to many, per round)", name)
+	}
+	return nil
+}
+
+// skipTail reports whether n is a statement of a split if's tail that the
+// analysis of the enclosing round must not see: it belongs to the next
+// round.
+func (g *loopGen) skipTail(n ast.Node) bool {
+	s, ok := n.(ast.Stmt)
+	return ok && !g.inTail && g.tails[s] != nil
+}
+
+// lastOf returns the last statement of ss, or nil.
+func lastOf(ss []ast.Stmt) ast.Stmt {
+	if len(ss) == 0 {
+		return nil
+	}
+	return ss[len(ss)-1]
+}
+
+// splitEdits moves the tails of the split ifs to the send functions of the
+// rounds they enter: the if's condition is stored in a field where the if
+// is, the tail is rendered under that field in the next round's send, and
+// removed from the if. It runs after all other edits.
+func (g *loopGen) splitEdits() {
+	g.sortEdits()
+	for _, sp := range g.splits {
+		sp.field = g.freshField("via" + exported(sp.c.Name()))
+		sp.cond = g.nodeText(sp.s.Cond)
+		if len(sp.tail) > 0 {
+			sp.text = g.text(sp.tail)
+			g.edits = append(g.edits, edit{start: g.trailEnd(sp.sw.End()), end: g.trailEnd(lastOf(sp.tail).End()), tail: true})
+		}
+		g.insert(sp.s.Pos(), g.mName+"."+sp.field+" = "+sp.cond+" // the path that enters "+sp.c.Name()+" in this if\n")
+		g.replace(sp.s.Cond.Pos(), sp.s.Cond.End(), g.mName+"."+sp.field)
+	}
 }

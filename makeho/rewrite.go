@@ -78,7 +78,11 @@ func hasTypeParams(recv ast.Expr) bool {
 // broadcasts; one with an integer argument before the message sends to it.
 func (g *loopGen) sends() error {
 	for _, r := range g.rounds {
-		for _, s := range r.send {
+		stmts := r.send
+		for _, sp := range r.guards {
+			stmts = append(append([]ast.Stmt{}, sp.tail...), stmts...)
+		}
+		for _, s := range stmts {
 			stmts := make(map[*ast.CallExpr]bool)
 			ast.Inspect(s, func(n ast.Node) bool {
 				if es, ok := n.(*ast.ExprStmt); ok {
@@ -474,8 +478,11 @@ func (g *loopGen) hoist() error {
 	regions := g.regions()
 	where := make(map[types.Object]map[int]bool)
 	for i, nodes := range regions {
-		for _, n := range nodes {
-			ast.Inspect(n, func(n ast.Node) bool {
+		for _, root := range nodes {
+			ast.Inspect(root, func(n ast.Node) bool {
+				if g.otherTail(root, n) {
+					return false
+				}
 				id, ok := n.(*ast.Ident)
 				if !ok || g.isRemoved(id.Pos()) {
 					return true
@@ -623,7 +630,11 @@ func (g *loopGen) regions() [][]ast.Node {
 	start = append(start, stmts(g.prologue)...)
 	regions := [][]ast.Node{init, start, end}
 	for i, r := range g.rounds {
-		regions = append(regions, stmts(r.send), stmts(g.updateOf(i)))
+		send := stmts(r.send)
+		for _, sp := range r.guards {
+			send = append(send, stmts(sp.tail)...)
+		}
+		regions = append(regions, send, stmts(g.updateOf(i)))
 	}
 	return regions
 }
@@ -687,8 +698,11 @@ func (g *loopGen) rewriteHoisted(regions [][]ast.Node) error {
 	}
 	qual := g.qualifier()
 	for _, nodes := range regions {
-		for _, n := range nodes {
-			ast.Inspect(n, func(n ast.Node) bool {
+		for _, root := range nodes {
+			ast.Inspect(root, func(n ast.Node) bool {
+				if g.otherTail(root, n) {
+					return false
+				}
 				switch n := n.(type) {
 				case *ast.Ident:
 					if name, ok := field(n); ok {
@@ -749,4 +763,11 @@ func (g *loopGen) rewriteHoisted(regions [][]ast.Node) error {
 		}
 	}
 	return err
+}
+
+// otherTail reports whether n, met in the walk of root, is the tail of a
+// split if that belongs to another function of the machine than root's.
+func (g *loopGen) otherTail(root, n ast.Node) bool {
+	st, ok := n.(ast.Stmt)
+	return ok && n != root && g.tails[st] != nil
 }
