@@ -35,9 +35,9 @@ type loopGen struct {
 	prologue []ast.Stmt // the body's statements before the first round's send
 	rounds   []*round
 
-	splits    []*splitIf             // the ifs that enter a round on one path
-	tails     map[ast.Stmt]*splitIf  // the statements after the switch of a split if
-	inTail    bool                   // findComm and maxPerPath look into tails
+	splits    []*splitIf            // the ifs that enter a round on one path
+	tails     map[ast.Stmt]*splitIf // the statements after the switch of a split if
+	inTail    bool                  // findComm and maxPerPath look into tails
 	edits     []edit
 	recvCalls []*ast.CallExpr // the receive calls, rewritten
 	removed   []span          // deleted code: its identifiers do not count
@@ -73,7 +73,7 @@ type round struct {
 // path-guarded sends of the paper's make-HO.
 type splitIf struct {
 	s     *ast.IfStmt
-	sw    ast.Stmt   // the switch in its body
+	sw    ast.Stmt // the switch in its body
 	c     *types.Const
 	tail  []ast.Stmt // the statements after sw: the guarded sends
 	round *round     // the round sw enters
