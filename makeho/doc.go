@@ -33,6 +33,13 @@
 // Update ends (and in Init for the first iteration). The user's
 // statements, names and comments are kept.
 //
+// A round may be entered inside an if at the top level of the loop body,
+// when the statement after the if enters the same round for the other
+// paths (Zab's leader-only rounds). The if's condition is then stored in a
+// field of the machine where the if is evaluated, and the statements after
+// the switch, which may only compute and send, become the next round's
+// Send under that field: the path-guarded send of the paper.
+//
 // # What is refused
 //
 // make-HO only rewrites loops on which the ccvet suite reports nothing.
