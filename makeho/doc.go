@@ -49,7 +49,8 @@
 // round with no code on any path, more than one send or reception on a
 // path of a round, a nested loop without the outer tags) and what this
 // implementation does not support yet (its diagnostics say "not supported
-// yet: ..."): channel communication, round changes nested in statements,
+// yet: ..."): channel communication, round changes nested deeper than the
+// body of a top-level if,
 // nested machine calls, sends after the reception of a round, and a few
 // more. It never emits code it cannot vouch for.
 package makeho
