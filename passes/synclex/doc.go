@@ -30,6 +30,29 @@
 //	if m.Height != p.height { return m.Height > p.height }
 //	return m.Round >= p.round
 //
+// Only filters of received messages are reported: the message compared
+// must be one the process received, or be read from one (SSA dataflow,
+// ignoring calling contexts). The receptions are the channel receives
+// (<-ch, select cases, range over a channel) and calls of //sync:recv
+// functions in the process's code, and the parameters that may carry a
+// message of its entry methods. The process's code is the functions
+// containing a tagged loop and its entry methods, the exported methods of
+// the type whose fields hold the synchronization variables (the type of p
+// in //sync:tag p.view.Height,p.view.Round): the environment delivers
+// messages through them, as through go-ibft's IBFT.AddMessage, which
+// calls isAcceptableMessage. Everything these functions call, spawn,
+// defer or create is the process's code too. A received message flows into the parameters of the
+// package's functions it is passed to (directly, through an interface, or
+// through a function value of the same signature), out of their results,
+// through fields, elements, type assertions, conversions and local
+// variables, and through calls of code outside the package (an accessor
+// m.GetView(), a decoder filling in a local variable). It does not flow
+// through other memory: a message read back from the mailbox, from
+// storage (a write-ahead log replayed on recovery) or built locally is no
+// reception, and comparing it is not reported. So a filter applied to
+// stored messages only, or reached only through an unexported callback
+// registered with another package, is missed: the check prefers silence.
+//
 // It is advisory: it is not one of the four conditions, is off by default,
 // and runs with ccvet -synclex or golangci-lint's advisory setting.
 package synclex

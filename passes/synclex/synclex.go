@@ -14,10 +14,12 @@ import (
 
 const doc = `advisory: report filters that compare a round without its phase (non-lexicographic tag comparisons)
 
-A filter that compares a lower tag component of a message with the
-process's (the round) without comparing the higher ones (the height) for
-equality drops messages of a later height whose round is lower: a liveness
-bug, not a violation of the four conditions. Off by default.`
+A filter of received messages that compares a lower tag component of a
+message with the process's (the round) without comparing the higher ones
+(the height) for equality drops messages of a later height whose round is
+lower: a liveness bug, not a violation of the four conditions. Only
+comparisons of received messages are reported, not of messages read from
+storage or built locally. Off by default.`
 
 // Analyzer reports non-lexicographic comparisons of message tags.
 var Analyzer = &analysis.Analyzer{
@@ -72,9 +74,19 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c := &checker{pass: pass, ann: ann, decls: decls}
+	// Checked in source order, so that diagnostics do not depend on map
+	// iteration.
+	var fds []*ast.FuncDecl
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				fds = append(fds, fd)
+			}
+		}
+	}
 	for _, t := range tags {
 		c.tag = t
-		for _, fd := range decls {
+		for _, fd := range fds {
 			c.checkFunc(rep, fd)
 		}
 	}
@@ -86,6 +98,16 @@ type checker struct {
 	ann   *annotations.Annotations
 	decls map[*types.Func]*ast.FuncDecl
 	tag   tag
+	// recv is computed on the first candidate comparison.
+	recv *received
+}
+
+// received reports whether the comparison e reads a received message.
+func (c *checker) received(e *ast.BinaryExpr) bool {
+	if c.recv == nil {
+		c.recv = newReceived(c.pass, c.ann)
+	}
+	return c.recv.compares(e)
 }
 
 // checkFunc reports the non-lexicographic comparisons of fd's body.
@@ -129,6 +151,9 @@ func (c *checker) checkFunc(rep *report.Reporter, fd *ast.FuncDecl) {
 			}
 			if o.msg.Components[j].Kind != annotations.Field {
 				continue // a constant or absent component cannot be compared
+			}
+			if !c.received(o.e) {
+				break // not a filter of received messages
 			}
 			lower, higher := c.tag.vars[o.k].Name, c.tag.vars[j].Name
 			rep.Report(analysis.Diagnostic{

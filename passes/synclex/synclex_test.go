@@ -12,3 +12,10 @@ import (
 func TestSynclex(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), synclex.Analyzer, "lex")
 }
+
+// TestReceived checks that only comparisons of received messages are
+// reported, not those of messages read from storage or built locally
+// (FP-3).
+func TestReceived(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), synclex.Analyzer, "recv")
+}

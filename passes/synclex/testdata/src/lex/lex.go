@@ -1,5 +1,7 @@
 // Package lex has message filters over the tag (height, round): the ones
-// comparing the round without the height are reported.
+// comparing the round without the height are reported. The loop calls each
+// filter with a received message (only filters of received messages are
+// reported).
 package lex
 
 import "sync"
@@ -45,7 +47,8 @@ func (p *Proc) Run() {
 		p.view.Round++
 		p.out <- &Msg{View: &View{p.view.Height, p.view.Round}}
 		m := <-p.inbox
-		if p.acceptable(m) {
+		if p.acceptable(m) && p.direct(m) && p.fixed(m) && p.lexicographic(m) &&
+			p.heightFirst(m) && p.heightOnly(m) && otherRounds(m, p.kept[0]) {
 			p.kept = append(p.kept, m)
 		}
 	}
