@@ -224,7 +224,9 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		}
 	}
 	if len(canon) > 0 {
-		var nfs facts
+		// As repeated nfs.with(f), without copying the slice each time.
+		nfs := make(facts, 0, len(st.fs))
+		have := make(map[fact]bool, len(st.fs))
 		for _, f := range st.fs {
 			a, b := f.a, f.b
 			if c, ok := canon[a]; ok {
@@ -233,7 +235,10 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			if c, ok := canon[b]; ok {
 				b = c
 			}
-			nfs = nfs.with(mkFact(a, f.op, b))
+			if g := mkFact(a, f.op, b); !have[g] {
+				have[g] = true
+				nfs = append(nfs, g)
+			}
 		}
 		st.fs = nfs
 		for i := range st.cur {
