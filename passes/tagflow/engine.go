@@ -289,6 +289,11 @@ func (e *engine) rootValue(obj *types.Var) (ssa.Value, bool, bool) {
 	}
 	for _, p := range e.fn.Params {
 		if p.Object() == obj {
+			// A parameter captured by a closure is spilled to memory at
+			// the function's entry, and read from there.
+			if a := spilled(p); a != nil {
+				return a, false, true
+			}
 			if !hasAddrRef(e.fn, obj) {
 				return p, true, true
 			}
@@ -316,6 +321,21 @@ func (e *engine) rootValue(obj *types.Var) (ssa.Value, bool, bool) {
 		return lifted, true, true
 	}
 	return nil, false, false
+}
+
+// spilled returns the local variable a parameter is stored into at the
+// function's entry (because a closure captures it), or nil.
+func spilled(p *ssa.Parameter) *ssa.Alloc {
+	for _, r := range *p.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Val == ssa.Value(p) {
+			// The spill is the parameter's own variable (declared at
+			// the parameter), not a local initialised from it.
+			if a, ok := st.Addr.(*ssa.Alloc); ok && a.Pos() == p.Pos() && a.Comment == p.Name() {
+				return a
+			}
+		}
+	}
+	return nil
 }
 
 func hasAddrRef(fn *ssa.Function, obj *types.Var) bool {
