@@ -291,6 +291,9 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 		}
 		return []*pstate{st}
 	}
+	if op := atomicCallOf(common); op != nil {
+		return e.atomicCall(fr, b, st, in, op)
+	}
 	callee, bind := e.inlinable(fr, st, common)
 	if callee != nil {
 		return e.inline(fr, st, in, callee, bind)
@@ -448,6 +451,13 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 			may = "a function literal passed to " + calleeName(c)
 		}
 	}
+	// Code that is handed the address of a synchronization variable may
+	// write it, whatever package it belongs to.
+	for _, a := range passedValues(c) {
+		if i := e.varAt(fr, st, a); i >= 0 {
+			may = calleeName(c) + ", which is passed the address of " + e.vars[i].sv.Name + ","
+		}
+	}
 	if may == "" {
 		return
 	}
@@ -457,6 +467,43 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 	}
 	e.report(Finding{Cond: 1, Pos: in.Pos(), Unproven: true,
 		Message: fmt.Sprintf("the call to %s may change %s and ccvet cannot follow it", may, e.names(len(e.vars)))})
+}
+
+// passedValues returns the arguments of a call, with the elements of a
+// variadic argument list and the values inside interface conversions.
+func passedValues(c *ssa.CallCommon) []ssa.Value {
+	var out []ssa.Value
+	var add func(v ssa.Value)
+	add = func(v ssa.Value) {
+		switch v := v.(type) {
+		case *ssa.MakeInterface:
+			add(v.X)
+			return
+		case *ssa.ChangeInterface:
+			add(v.X)
+			return
+		case *ssa.Slice:
+			if a, ok := v.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
+				for _, r := range *a.Referrers() {
+					ia, ok := r.(*ssa.IndexAddr)
+					if !ok {
+						continue
+					}
+					for _, u := range *ia.Referrers() {
+						if st, ok := u.(*ssa.Store); ok && st.Addr == ia {
+							add(st.Val)
+						}
+					}
+				}
+				return
+			}
+		}
+		out = append(out, v)
+	}
+	for _, a := range c.Args {
+		add(a)
+	}
+	return out
 }
 
 func calleeName(c *ssa.CallCommon) string {

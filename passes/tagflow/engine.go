@@ -63,6 +63,10 @@ type varLoc struct {
 	lifted bool
 	// base is the term of the pointer the field path starts from.
 	base term
+	// addr is the term of the variable's address, when it is in memory:
+	// an address computed elsewhere (a method of an embedded struct
+	// selecting the field from its receiver) has the same term.
+	addr term
 }
 
 // frame is one function being interpreted: the loop's function, or an
@@ -264,6 +268,15 @@ func (e *engine) locateVars() bool {
 			// before its fields are selected.
 			if _, isPtr := sv.Root.Type().Underlying().(*types.Pointer); isPtr && len(vl.fields) > 0 {
 				vl.base = loadOf(vl.base)
+			}
+		}
+		if !vl.lifted {
+			vl.addr = vl.base
+			for k, f := range sv.Fields {
+				vl.addr = term(string(derefOf(vl.addr)) + "." + strconv.Itoa(vl.fields[k]) + "&")
+				if _, isPtr := f.Type().Underlying().(*types.Pointer); isPtr && k < len(sv.Fields)-1 {
+					vl.addr = loadOf(vl.addr)
+				}
 			}
 		}
 		e.vars = append(e.vars, vl)
@@ -500,6 +513,9 @@ func isTracked(t types.Type) bool {
 // varAt returns the index of the synchronization variable whose address
 // addr is, or -1.
 func (e *engine) varAt(fr *frame, st *pstate, addr ssa.Value) int {
+	if _, ok := addr.Type().Underlying().(*types.Pointer); !ok {
+		return -1 // a value, not an address
+	}
 	var path []int
 	x := addr
 	for {
@@ -536,6 +552,17 @@ func (e *engine) varAt(fr *frame, st *pstate, addr ssa.Value) int {
 		}
 		if e.term(fr, st, x) == v.base {
 			return i
+		}
+	}
+	// The same address reached another way: a method of an embedded
+	// struct selects the field from its own receiver.
+	switch addr.(type) {
+	case *ssa.FieldAddr, *ssa.Parameter, *ssa.FreeVar:
+		at := e.term(fr, st, addr)
+		for i, v := range e.vars {
+			if !v.lifted && v.addr != "" && v.addr == at {
+				return i
+			}
 		}
 	}
 	return -1

@@ -821,24 +821,30 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 
 // store interprets a store to memory.
 func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.Value, pos token.Pos) {
-	vt := e.term(fr, st, val)
+	_, isParam := val.(*ssa.Parameter)
+	e.storeTerm(fr, b, st, addr, e.term(fr, st, val), val.Type(), isParam, pos)
+}
+
+// storeTerm interprets a store of the value vt of type typ to memory;
+// isParam marks a parameter spilled to memory.
+func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Value, vt term, typ types.Type, isParam bool, pos token.Pos) {
 	if i := e.varAt(fr, st, addr); i >= 0 {
 		e.assign(fr, b, st, i, vt, pos)
 		return
 	}
 	loc := loadOf(e.term(fr, st, addr))
 	st.fs = st.fs.withoutLoc(loc)
-	if st2, isStruct := val.Type().Underlying().(*types.Struct); isStruct {
+	if st2, isStruct := typ.Underlying().(*types.Struct); isStruct {
 		// Copying a struct copies what is known about its integer fields.
 		e.fieldFacts(st, loc, vt, st2, 0)
-		if _, isParam := val.(*ssa.Parameter); isParam {
+		if isParam {
 			if _, info := st.tainted(vt); info != nil {
 				st.taint[loc] = info
 			}
 			return // a parameter spilled to memory
 		}
 	}
-	if isTracked(val.Type()) {
+	if isTracked(typ) {
 		st.fs = st.fs.with(mkFact(loc, token.EQL, vt))
 	}
 	_, info := st.tainted(vt)

@@ -67,6 +67,10 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		}
 	}
 	comm := make(map[*ssa.Function]bool)
+	// reads holds the functions that read a synchronization field or
+	// package variable (directly, or by calling one that returns an
+	// integer or a boolean read from one).
+	reads := make(map[*ssa.Function]bool)
 	callees := make(map[*ssa.Function][]*ssa.Function)
 	var all []*ssa.Function
 	for _, f := range funcs {
@@ -86,6 +90,7 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 							switch r := r.(type) {
 							case *ssa.UnOp:
 								if r.Op == token.MUL {
+									reads[f] = true
 									continue
 								}
 							case *ssa.Store:
@@ -94,6 +99,10 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 								}
 							case *ssa.DebugRef:
 								continue
+							case ssa.CallInstruction:
+								if op := atomicCallOf(r.Common()); op != nil && op.addr == instr {
+									continue // an atomic operation on the field, below
+								}
 							}
 							s.escaped[k] = true
 						}
@@ -104,8 +113,27 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 					if instr.Op == token.ARROW {
 						comm[f] = true
 					}
+					if g, ok := instr.X.(*ssa.Global); ok && instr.Op == token.MUL && s.isSyncAddr(g) {
+						reads[f] = true
+					}
 				case ssa.CallInstruction:
 					common := instr.Common()
+					if op := atomicCallOf(common); op != nil {
+						if s.isSyncAddr(op.addr) {
+							if op.writes() {
+								s.writes[f] = true
+							}
+							reads[f] = true
+						}
+					} else {
+						for _, v := range passedValues(common) {
+							if s.isSyncAddr(v) {
+								// The callee is handed the variable's
+								// address: it may write it.
+								s.writes[f] = true
+							}
+						}
+					}
 					if callee := common.StaticCallee(); callee != nil && callee.Pkg == f.Pkg && callee.Blocks != nil {
 						callees[f] = append(callees[f], callee)
 					}
@@ -138,6 +166,9 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 				if comm[c] && !comm[f] {
 					comm[f], changed = true, true
 				}
+				if reads[c] && trackedResult(c) && !reads[f] {
+					reads[f], changed = true, true
+				}
 			}
 		}
 	}
@@ -166,6 +197,12 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		if s.writes[f] || comm[f] {
 			s.relevant[f] = true
 		}
+		// A getter (p.getTerm(), an atomic load of p.term), or a
+		// predicate about the tag: inlined so that what it returns is
+		// known to be the variable's value, or a comparison with it.
+		if reads[f] && trackedResult(f) {
+			s.relevant[f] = true
+		}
 		if s.writes[f] {
 			if f.Signature.Recv() != nil {
 				s.dynWriters[f.Name()] = append(s.dynWriters[f.Name()], f.Signature)
@@ -179,6 +216,18 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		}
 	}
 	return s
+}
+
+// trackedResult reports whether f returns an integer or a boolean, the
+// values the engine relates to the tag.
+func trackedResult(f *ssa.Function) bool {
+	res := f.Signature.Results()
+	for i := 0; i < res.Len(); i++ {
+		if isTracked(res.At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // calleeObj returns the function or interface method a call names.
