@@ -420,8 +420,8 @@ func (e *engine) term(fr *frame, st *pstate, v ssa.Value) term {
 		return term("g:" + v.Pkg.Pkg.Path() + "." + v.Name())
 	case *ssa.UnOp:
 		if v.Op == token.MUL {
-			if e.varAt(fr, st, v.X) >= 0 {
-				break // a load of a synchronization variable: its own value
+			if e.varAt(fr, st, v.X) >= 0 || len(e.heldVars(fr, st, v)) > 0 {
+				break // a load of a synchronization variable, or of a struct holding one: its own value
 			}
 			return loadOf(e.term(fr, st, v.X))
 		}
@@ -508,6 +508,33 @@ func isIntegerType(t types.Type) bool {
 func isTracked(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&(types.IsInteger|types.IsBoolean) != 0
+}
+
+// heldVar is a synchronization variable held in a struct value: the
+// variable is the value's field at path.
+type heldVar struct {
+	i    int
+	path string
+}
+
+// heldVars returns the synchronization variables that the struct load
+// load holds (p.st loaded under the tag p.st.round): their values are
+// the loaded value's fields.
+func (e *engine) heldVars(fr *frame, st *pstate, load *ssa.UnOp) []heldVar {
+	if _, ok := load.Type().Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	at := string(derefOf(e.term(fr, st, load.X))) + "."
+	var out []heldVar
+	for i, v := range e.vars {
+		if v.lifted || !strings.HasPrefix(string(v.addr), at) {
+			continue
+		}
+		if rest := string(v.addr)[len(at)-1 : len(v.addr)-1]; !strings.Contains(rest, "*") {
+			out = append(out, heldVar{i, rest})
+		}
+	}
+	return out
 }
 
 // varAt returns the index of the synchronization variable whose address

@@ -595,6 +595,13 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 				if !st.addFact(e.term(fr, st, in), token.EQL, st.cur[i]) {
 					return nil
 				}
+			} else if held := e.heldVars(fr, st, in); len(held) > 0 {
+				define(in)
+				for _, h := range held {
+					if !st.addFact(e.term(fr, st, in)+term(h.path), token.EQL, st.cur[h.i]) {
+						return nil
+					}
+				}
 			} else if isTracked(in.Type()) {
 				e.elemFacts(st, e.term(fr, st, in))
 			}
@@ -831,6 +838,23 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	if i := e.varAt(fr, st, addr); i >= 0 {
 		e.assign(fr, b, st, i, vt, pos)
 		return
+	}
+	if _, isStruct := typ.Underlying().(*types.Struct); isStruct {
+		// A whole struct that holds a synchronization variable (p.st = s
+		// under the tag p.st.round) assigns it the struct's field.
+		at := string(derefOf(e.term(fr, st, addr))) + "."
+		for i, v := range e.vars {
+			if v.lifted || !strings.HasPrefix(string(v.addr), at) {
+				continue
+			}
+			rest := string(v.addr)[len(at)-1 : len(v.addr)-1]
+			nv := term(string(vt) + rest)
+			if strings.Contains(rest, "*") {
+				// Through a pointer the struct holds: another variable.
+				nv = term(fmt.Sprintf("s:havoc@%d#%d", pos, i))
+			}
+			e.assign(fr, b, st, i, nv, pos)
+		}
 	}
 	loc := loadOf(e.term(fr, st, addr))
 	st.fs = st.fs.withoutLoc(loc)

@@ -81,7 +81,7 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 			for _, instr := range b.Instrs {
 				switch instr := instr.(type) {
 				case *ssa.Store:
-					if s.isSyncAddr(instr.Addr) {
+					if s.isSyncAddr(instr.Addr) || s.holdsSync(instr.Addr) {
 						s.writes[f] = true
 					}
 				case *ssa.FieldAddr:
@@ -266,6 +266,33 @@ func (s *summaries) isSyncAddr(addr ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// holdsSync reports whether a store to addr stores a struct that holds a
+// synchronization field (p.st = s under the tag p.st.round), writing that
+// field. A local variable of the function (a spilled parameter, a copy)
+// is not state its callers see.
+func (s *summaries) holdsSync(addr ssa.Value) bool {
+	if _, local := addr.(*ssa.Alloc); local {
+		return false
+	}
+	var holds func(t types.Type, depth int) bool
+	holds = func(t types.Type, depth int) bool {
+		st := keyStruct(t)
+		if st == nil || depth > 4 {
+			return false
+		}
+		for j := 0; j < st.NumFields(); j++ {
+			if s.syncFields[fieldKey{st, j}] {
+				return true
+			}
+			if _, isStruct := st.Field(j).Type().Underlying().(*types.Struct); isStruct && holds(st.Field(j).Type(), depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return holds(derefType(addr.Type()), 0)
 }
 
 func fieldKeyOf(fa *ssa.FieldAddr) (fieldKey, bool) {

@@ -39,3 +39,7 @@ var _ = fmt.Sprint
 func TestEvalReproducers(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), report, "evalrepro")
 }
+
+func TestWrites(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "writes")
+}
