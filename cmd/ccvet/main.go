@@ -28,9 +28,6 @@ import (
 
 func main() {
 	if driver.IsVetInvocation(os.Args[1:]) {
-		if driver.VetFastPath(os.Args[1:]) {
-			os.Exit(0) // nothing to check in this package
-		}
 		unitchecker.Main(analyzer.Suite...) // does not return
 	}
 	if len(os.Args) > 1 && os.Args[1] == "lsp" {
