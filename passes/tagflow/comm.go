@@ -370,26 +370,36 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon) (*ssa.Funct
 	}
 	var callee *ssa.Function
 	bind := make(map[ssa.Value]term)
+	args := c.Args
 	switch v := c.Value.(type) {
 	case *ssa.Function:
-		callee = v
+		// An instance of a generic function is interpreted as the
+		// generic function: its wrapper only converts the arguments;
+		// a method expression's thunk as the method.
+		callee = originOf(v)
 	case *ssa.MakeClosure:
-		callee = v.Fn.(*ssa.Function)
+		fn := v.Fn.(*ssa.Function)
+		callee = originOf(fn)
+		if callee != fn && isBound(fn) {
+			// A method value: the method, on the bound receiver.
+			args = append([]ssa.Value{v.Bindings[0]}, args...)
+			break
+		}
 		for i, fv := range callee.FreeVars {
 			bind[fv] = e.term(fr, st, v.Bindings[i])
 		}
 	default:
 		return nil, nil
 	}
-	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] && !e.sum.relevant[callee.Origin()] {
+	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] {
 		return nil, nil
 	}
 	if fr.fn == callee {
 		return nil, nil // direct recursion; deeper cycles stop at maxInlineDepth
 	}
 	for i, p := range callee.Params {
-		if i < len(c.Args) {
-			bind[p] = e.term(fr, st, c.Args[i])
+		if i < len(args) {
+			bind[p] = e.term(fr, st, args[i])
 		}
 	}
 	return callee, bind
@@ -436,8 +446,8 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 		if e.sum.mayWriteDynamic(c.Method.Name(), c.Signature()) {
 			may = "the method " + c.Method.Name() + " of an interface"
 		}
-	case c.StaticCallee() != nil:
-		callee := c.StaticCallee()
+	case staticCallee(c) != nil:
+		callee := staticCallee(c)
 		if callee.Pkg == e.fn.Pkg && e.sum.writes[callee] {
 			may = callee.Name()
 		}
@@ -447,8 +457,15 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 		}
 	}
 	for _, a := range c.Args {
-		if mc, ok := a.(*ssa.MakeClosure); ok && e.sum.writes[mc.Fn.(*ssa.Function)] {
-			may = "a function literal passed to " + calleeName(c)
+		switch a := a.(type) {
+		case *ssa.MakeClosure:
+			if e.sum.writes[originOf(a.Fn.(*ssa.Function))] {
+				may = "a function literal passed to " + calleeName(c)
+			}
+		case *ssa.Function:
+			if e.sum.writes[originOf(a)] {
+				may = "the function " + originOf(a).Name() + " passed to " + calleeName(c)
+			}
 		}
 	}
 	// Code that is handed the address of a synchronization variable may
@@ -510,7 +527,7 @@ func calleeName(c *ssa.CallCommon) string {
 	if c.IsInvoke() {
 		return c.Method.Name()
 	}
-	if f := c.StaticCallee(); f != nil {
+	if f := staticCallee(c); f != nil {
 		return f.Name()
 	}
 	return strings.TrimSpace(c.Value.Name())

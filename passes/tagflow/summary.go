@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"github.com/ccvet/ccvet/annotations"
 	"golang.org/x/tools/go/analysis"
@@ -34,13 +36,9 @@ type summaries struct {
 	// escaped are the synchronization fields whose address is taken for
 	// something other than a direct load or store.
 	escaped map[fieldKey]bool
-	// dynWrites is set when some function that may be called dynamically
-	// (a method, or a function whose value is taken) writes a sync field.
-	dynWriters map[string][]*types.Signature // methods that write, by name
-	// genericWriters are the names of writing methods of generic types,
-	// whose signatures mention type parameters that an interface call's
-	// signature names differently: they match any call of that name.
-	genericWriters map[string]bool
+	// dynWriters are the methods that write a sync field, by name: an
+	// interface call may reach them.
+	dynWriters map[string][]*types.Signature
 	// valueWriters are the signatures of writers used as function values.
 	valueWriters []*types.Signature
 }
@@ -54,8 +52,6 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		syncGlobals: make(map[*types.Var]bool),
 		escaped:     make(map[fieldKey]bool),
 		dynWriters:  make(map[string][]*types.Signature),
-
-		genericWriters: make(map[string]bool),
 	}
 	for _, l := range ann.Loops {
 		for _, v := range l.Vars {
@@ -67,6 +63,9 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		}
 	}
 	comm := make(map[*ssa.Function]bool)
+	// dyncalls are the calls of each function that the summary cannot
+	// follow statically.
+	dyncalls := make(map[*ssa.Function][]*ssa.CallCommon)
 	// reads holds the functions that read a synchronization field or
 	// package variable (directly, or by calling one that returns an
 	// integer or a boolean read from one).
@@ -134,8 +133,10 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 							}
 						}
 					}
-					if callee := common.StaticCallee(); callee != nil && callee.Pkg == f.Pkg && callee.Blocks != nil {
+					if callee := staticCallee(common); callee != nil && callee.Pkg == f.Pkg && callee.Blocks != nil {
 						callees[f] = append(callees[f], callee)
+					} else if _, builtin := common.Value.(*ssa.Builtin); !builtin {
+						dyncalls[f] = append(dyncalls[f], common)
 					}
 					if fn := calleeObj(common); fn != nil && ann.CommOf(fn) != nil {
 						comm[f] = true
@@ -155,7 +156,42 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 			s.relevant[f] = true
 		}
 	}
-	// Close over static calls.
+	// Functions used as values (not just called) may be called
+	// dynamically. A function literal that is only ever called where it
+	// is made (go func() { ... }()) is not such a value.
+	// asValue maps each such function (a method, for a method value
+	// h.reset or expression (*H).reset) to the signatures of its values.
+	asValue := make(map[*ssa.Function][]*types.Signature)
+	addValue := func(fn *ssa.Function) {
+		o := originOf(fn)
+		asValue[o] = append(asValue[o], fn.Signature)
+	}
+	for _, f := range all {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if escapes(mc) {
+						addValue(mc.Fn.(*ssa.Function))
+					}
+					continue
+				}
+				var ops []*ssa.Value
+				ops = instr.Operands(ops)
+				if call, ok := instr.(ssa.CallInstruction); ok && !call.Common().IsInvoke() {
+					ops = ops[1:] // the callee itself
+				}
+				for _, op := range ops {
+					if fn, ok := (*op).(*ssa.Function); ok {
+						addValue(fn)
+					}
+				}
+			}
+		}
+	}
+	// Close over static calls, and over the dynamic calls (through an
+	// interface or a function value, or handing a function to other code)
+	// that may reach a writer, until nothing changes: a helper that
+	// calls ev.apply(s), where some apply writes the tag, may write it.
 	for changed := true; changed; {
 		changed = false
 		for _, f := range all {
@@ -171,24 +207,15 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 				}
 			}
 		}
-	}
-	// Functions used as values (not just called) may be called dynamically.
-	asValue := make(map[*ssa.Function]bool)
-	for _, f := range all {
-		if f.Parent() != nil {
-			asValue[f] = true
-		}
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				var ops []*ssa.Value
-				ops = instr.Operands(ops)
-				if call, ok := instr.(ssa.CallInstruction); ok && !call.Common().IsInvoke() {
-					ops = ops[1:] // the callee itself
-				}
-				for _, op := range ops {
-					if fn, ok := (*op).(*ssa.Function); ok {
-						asValue[fn] = true
-					}
+		s.collectWriters(all, asValue)
+		for _, f := range all {
+			if s.writes[f] {
+				continue
+			}
+			for _, c := range dyncalls[f] {
+				if s.mayWriteCall(c) {
+					s.writes[f], changed = true, true
+					break
 				}
 			}
 		}
@@ -203,19 +230,25 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		if reads[f] && trackedResult(f) {
 			s.relevant[f] = true
 		}
-		if s.writes[f] {
-			if f.Signature.Recv() != nil {
-				s.dynWriters[f.Name()] = append(s.dynWriters[f.Name()], f.Signature)
-				if isGenericMethod(f) {
-					s.genericWriters[f.Name()] = true
-				}
-			}
-			if asValue[f] {
-				s.valueWriters = append(s.valueWriters, f.Signature)
-			}
-		}
 	}
 	return s
+}
+
+// escapes reports whether closure mc is used other than as the callee of
+// a call, go or defer statement.
+func escapes(mc *ssa.MakeClosure) bool {
+	for _, r := range *mc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+			continue
+		case ssa.CallInstruction:
+			if r.Common().Value == ssa.Value(mc) && !slices.Contains(r.Common().Args, ssa.Value(mc)) {
+				continue
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // trackedResult reports whether f returns an integer or a boolean, the
@@ -228,6 +261,90 @@ func trackedResult(f *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// collectWriters lists the writers that dynamic calls may reach: methods
+// by name, and functions used as values by signature.
+func (s *summaries) collectWriters(all []*ssa.Function, asValue map[*ssa.Function][]*types.Signature) {
+	s.dynWriters = make(map[string][]*types.Signature)
+	s.valueWriters = nil
+	for _, f := range all {
+		if !s.writes[f] {
+			continue
+		}
+		if f.Signature.Recv() != nil {
+			s.dynWriters[f.Name()] = append(s.dynWriters[f.Name()], f.Signature)
+		}
+		s.valueWriters = append(s.valueWriters, asValue[f]...)
+	}
+}
+
+// mayWriteCall reports whether a call the summary does not follow
+// statically may reach a writer: through an interface, or by handing a
+// writing function to the callee. (Calls of function values are not
+// followed here: matched by signature alone, any func() would reach
+// every writing closure; the engine checks those the loop makes.)
+func (s *summaries) mayWriteCall(c *ssa.CallCommon) bool {
+	if c.IsInvoke() && s.mayWriteDynamic(c.Method.Name(), c.Signature()) {
+		return true
+	}
+	for _, a := range c.Args {
+		switch a := a.(type) {
+		case *ssa.MakeClosure:
+			if s.writes[originOf(a.Fn.(*ssa.Function))] {
+				return true
+			}
+		case *ssa.Function:
+			if s.writes[originOf(a)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// staticCallee is the function a call statically calls, the generic
+// function itself for a call of an instance of one: without
+// monomorphisation, SSA calls an instance through a wrapper that belongs
+// to no package and calls the generic function.
+func staticCallee(c *ssa.CallCommon) *ssa.Function {
+	if f := c.StaticCallee(); f != nil {
+		return originOf(f)
+	}
+	return nil
+}
+
+// originOf is the function that f stands for: the generic function f
+// instantiates, the method of a method value's wrapper (h.reset) or of
+// a method expression's thunk ((*H).reset), or f itself.
+func originOf(f *ssa.Function) *ssa.Function {
+	if o := f.Origin(); o != nil {
+		return o
+	}
+	if isBound(f) || isThunk(f) {
+		if obj, ok := f.Object().(*types.Func); ok {
+			if m := f.Prog.FuncValue(obj.Origin()); m != nil && m.Signature.Recv() != nil {
+				// A thunk of a promoted method selects the embedded
+				// receiver first: it does not stand for the method.
+				if isBound(f) || sameUpToTypeParams(f.Signature.Params().At(0).Type(), m.Signature.Recv().Type(), 0) {
+					return m
+				}
+			}
+		}
+	}
+	return f
+}
+
+// isThunk reports whether f is the function of a method expression
+// ((*H).reset), whose first parameter is the receiver.
+func isThunk(f *ssa.Function) bool {
+	return strings.HasPrefix(f.Synthetic, "thunk for ") && f.Signature.Params().Len() > 0
+}
+
+// isBound reports whether f is the wrapper of a method value, whose
+// receiver is its only free variable.
+func isBound(f *ssa.Function) bool {
+	return strings.HasPrefix(f.Synthetic, "bound method wrapper ") && len(f.FreeVars) == 1
 }
 
 // calleeObj returns the function or interface method a call names.
@@ -354,15 +471,16 @@ func derefType(t types.Type) types.Type {
 
 // mayWriteDynamic reports whether a dynamic call with signature sig (of a
 // method named name, for an interface call) may reach a writer.
+// Signatures are compared without their receivers, and up to type
+// parameters: a method of a generic type, or a call from generic code,
+// names the types of its signature with its own type parameters, which
+// may be instantiated to anything.
 func (s *summaries) mayWriteDynamic(name string, sig *types.Signature) bool {
 	same := func(a, b *types.Signature) bool {
-		return types.Identical(types.NewSignatureType(nil, nil, nil, a.Params(), a.Results(), a.Variadic()),
-			types.NewSignatureType(nil, nil, nil, b.Params(), b.Results(), b.Variadic()))
+		return sameUpToTypeParams(types.NewSignatureType(nil, nil, nil, a.Params(), a.Results(), a.Variadic()),
+			types.NewSignatureType(nil, nil, nil, b.Params(), b.Results(), b.Variadic()), 0)
 	}
 	if name != "" {
-		if s.genericWriters[name] {
-			return true
-		}
 		for _, w := range s.dynWriters[name] {
 			if same(w, sig) {
 				return true
@@ -378,20 +496,79 @@ func (s *summaries) mayWriteDynamic(name string, sig *types.Signature) bool {
 	return false
 }
 
-// isGenericMethod reports whether f is a method of a generic type (or an
-// instance of one).
-func isGenericMethod(f *ssa.Function) bool {
-	if f.TypeParams().Len() > 0 || f.Origin() != nil {
+// sameUpToTypeParams reports whether x and y may be the same type once
+// their type parameters are instantiated: identical where neither has a
+// type parameter, with the same structure elsewhere.
+func sameUpToTypeParams(x, y types.Type, depth int) bool {
+	if types.Identical(x, y) {
 		return true
 	}
-	recv := f.Signature.Recv()
-	if recv == nil {
-		return false
+	x, y = types.Unalias(x), types.Unalias(y)
+	_, xp := x.(*types.TypeParam)
+	_, yp := y.(*types.TypeParam)
+	if xp || yp || depth > 8 {
+		return true
 	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
+	rec := func(a, b types.Type) bool { return sameUpToTypeParams(a, b, depth+1) }
+	tuples := func(a, b *types.Tuple) bool {
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !rec(a.At(i).Type(), b.At(i).Type()) {
+				return false
+			}
+		}
+		return true
 	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && (n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0)
+	switch x := x.(type) {
+	case *types.Pointer:
+		y, ok := y.(*types.Pointer)
+		return ok && rec(x.Elem(), y.Elem())
+	case *types.Slice:
+		y, ok := y.(*types.Slice)
+		return ok && rec(x.Elem(), y.Elem())
+	case *types.Array:
+		y, ok := y.(*types.Array)
+		return ok && x.Len() == y.Len() && rec(x.Elem(), y.Elem())
+	case *types.Map:
+		y, ok := y.(*types.Map)
+		return ok && rec(x.Key(), y.Key()) && rec(x.Elem(), y.Elem())
+	case *types.Chan:
+		y, ok := y.(*types.Chan)
+		return ok && x.Dir() == y.Dir() && rec(x.Elem(), y.Elem())
+	case *types.Signature:
+		y, ok := y.(*types.Signature)
+		return ok && x.Variadic() == y.Variadic() && tuples(x.Params(), y.Params()) && tuples(x.Results(), y.Results())
+	case *types.Named:
+		y, ok := y.(*types.Named)
+		if !ok || x.Origin() != y.Origin() {
+			return false
+		}
+		xa, ya := x.TypeArgs(), y.TypeArgs()
+		if xa.Len() != ya.Len() {
+			return true // the generic type itself and an instance of it
+		}
+		for i := 0; i < xa.Len(); i++ {
+			if !rec(xa.At(i), ya.At(i)) {
+				return false
+			}
+		}
+		return true
+	case *types.Struct:
+		y, ok := y.(*types.Struct)
+		if !ok || x.NumFields() != y.NumFields() {
+			return false
+		}
+		for i := 0; i < x.NumFields(); i++ {
+			if x.Field(i).Name() != y.Field(i).Name() || !rec(x.Field(i).Type(), y.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	case *types.Interface:
+		_, ok := y.(*types.Interface)
+		return ok // not compared further: may be the same
+	}
+	return false
 }

@@ -221,7 +221,7 @@ func (en *entry) covered(fn *ssa.Function, funcs map[ast.Node]*ssa.Function, reg
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
-				if !ok || call.Common().StaticCallee() != fn {
+				if !ok || staticCallee(call.Common()) != fn {
 					continue
 				}
 				in := false

@@ -2,6 +2,8 @@
 // variable are all seen as writes.
 package writes
 
+import "sync"
+
 //sync:msg Round
 type M struct{ Round uint64 }
 
@@ -17,11 +19,11 @@ func (p *P) Whole(init S) {
 	//sync:tag p.st.round
 	for {
 		<-p.in
-		p.st = init // want `cannot prove 1: cannot tell that p\.st\.round is not lower than at receive \(line 19\)`
+		p.st = init // want `cannot prove 1: cannot tell that p\.st\.round is not lower than at receive \(line 21\)`
 	}
 }
 
-func (p *P) reset(s S) { p.st = s } // want `cannot prove 1: cannot tell that p\.st\.round is not lower than at receive \(line 29\)`
+func (p *P) reset(s S) { p.st = s } // want `cannot prove 1: cannot tell that p\.st\.round is not lower than at receive \(line 31\)`
 
 func (p *P) Setter(init S) {
 	//sync:tag p.st.round
@@ -50,6 +52,73 @@ func (p *P) Restore() {
 		saved := p.st
 		p.st.round++
 		<-p.in
-		p.st = saved // want `condition 1: p\.st\.round is set lower than it was at receive \(line 52\)`
+		p.st = saved // want `condition 1: p\.st\.round is set lower than it was at receive \(line 54\)`
+	}
+}
+
+// Functions as values: a method value, a method expression, a function
+// kept in a field, a function literal handed to another package.
+
+type H struct {
+	e    uint64
+	ch   chan int
+	f    func()
+	once sync.Once
+}
+
+func (h *H) reset() { h.e = 0 } // want `cannot prove 1: cannot tell that h\.e is not lower than at receive \(line 74\)` `cannot prove 1: cannot tell that h\.e is not lower than at receive \(line 83\)`
+
+func (h *H) MethodValue() {
+	//sync:tag h.e
+	for {
+		<-h.ch
+		f := h.reset
+		f()
+	}
+}
+
+func (h *H) MethodExpr() {
+	//sync:tag h.e
+	for {
+		<-h.ch
+		g := (*H).reset
+		g(h)
+	}
+}
+
+func (h *H) FieldFunc() {
+	h.f = h.reset
+	//sync:tag h.e
+	for {
+		<-h.ch
+		h.f() // want `cannot prove 1: the call to a function value may change h\.e and ccvet cannot follow it` `cannot prove 1: cannot tell that h\.e is not lower than at receive \(line 93\)`
+	}
+}
+
+func (h *H) init() { h.once.Do(func() { h.e = 0 }) } // want `cannot prove 1: the call to a function literal passed to Do may change h\.e and ccvet cannot follow it` `cannot prove 1: cannot tell that h\.e is not lower than at receive \(line 103\)`
+
+func (h *H) Once() {
+	//sync:tag h.e
+	for {
+		<-h.ch
+		h.init()
+	}
+}
+
+// A function literal only ever started as a goroutine is not a value
+// that a call of a function value could reach.
+
+type K struct {
+	e  uint64
+	ch chan int
+}
+
+func (k *K) start() { go func(x int) { k.e = uint64(x) }(0) }
+
+func (k *K) CallValue(f func(int)) {
+	//sync:tag k.e
+	for {
+		x := <-k.ch
+		f(x)
 	}
 }
