@@ -177,7 +177,7 @@ func parseRecipe(name string, data []byte) (*recipe, error) {
 	return r, sc.Err()
 }
 
-func loadRecipes(t *testing.T) []*recipe {
+func loadRecipes(t testing.TB) []*recipe {
 	files, err := filepath.Glob(filepath.Join("recipes", "*.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no recipes: %v", err)
@@ -225,7 +225,17 @@ func goEnv(r *recipe) []string {
 	return env
 }
 
-func runGo(t *testing.T, r *recipe, dir string, args ...string) []byte {
+// setGoEnv sets, for the rest of the test, the variables of goEnv that
+// loading the packages of r in process needs.
+func setGoEnv(t testing.TB, r *recipe) {
+	for _, e := range goEnv(r) {
+		if k, v, ok := strings.Cut(e, "="); ok && (k == "GOWORK" || k == "GOFLAGS" || k == "GONOSUMDB") {
+			t.Setenv(k, v)
+		}
+	}
+}
+
+func runGo(t testing.TB, r *recipe, dir string, args ...string) []byte {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
@@ -241,35 +251,10 @@ func runGo(t *testing.T, r *recipe, dir string, args ...string) []byte {
 
 func runRecipe(t *testing.T, r *recipe) {
 	start := time.Now()
-	out := runGo(t, r, t.TempDir(), "mod", "download", "-json", r.module)
-	var mod struct{ Dir, Error string }
-	if err := json.Unmarshal(out, &mod); err != nil || mod.Error != "" || mod.Dir == "" {
-		t.Fatalf("go mod download %s: %v %s", r.module, err, mod.Error)
-	}
-	root := filepath.Join(t.TempDir(), "mod")
-	if keep := os.Getenv("CCVET_EVAL_KEEP"); keep != "" {
-		// Keep the annotated tree, to read the code at the findings.
-		root = filepath.Join(keep, r.name)
-		if err := os.RemoveAll(root); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := copyTree(mod.Dir, root); err != nil {
-		t.Fatal(err)
-	}
-	if err := annotate(root, r.inserts); err != nil {
-		t.Fatal(err)
-	}
-	// The dependencies of the analysed packages only, not the whole module
-	// graph: go list -deps downloads what loading needs.
-	runGo(t, r, root, append([]string{"list", "-deps", "-test=false"}, r.packages...)...)
+	root := prepare(t, r)
 	prep := time.Since(start)
 
-	for _, e := range goEnv(r) {
-		if k, v, ok := strings.Cut(e, "="); ok && (k == "GOWORK" || k == "GOFLAGS" || k == "GONOSUMDB") {
-			t.Setenv(k, v)
-		}
-	}
+	setGoEnv(t, r)
 	opts := driver.Options{
 		Analyzers: slices.Concat(analyzer.Suite, analyzer.Advisory),
 		Patterns:  r.packages,
@@ -345,6 +330,35 @@ func runRecipe(t *testing.T, r *recipe) {
 		}
 		t.Logf("all findings, in recipe form:\n%s", strings.Join(all, "\n"))
 	}
+}
+
+// prepare downloads the module of r, copies it to a temporary directory
+// (CCVET_EVAL_KEEP/NAME if set), annotates it and downloads what loading its
+// packages needs; it returns the module root of the copy.
+func prepare(t testing.TB, r *recipe) string {
+	out := runGo(t, r, t.TempDir(), "mod", "download", "-json", r.module)
+	var mod struct{ Dir, Error string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Error != "" || mod.Dir == "" {
+		t.Fatalf("go mod download %s: %v %s", r.module, err, mod.Error)
+	}
+	root := filepath.Join(t.TempDir(), "mod")
+	if keep := os.Getenv("CCVET_EVAL_KEEP"); keep != "" {
+		// Keep the annotated tree, to read the code at the findings.
+		root = filepath.Join(keep, r.name)
+		if err := os.RemoveAll(root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := copyTree(mod.Dir, root); err != nil {
+		t.Fatal(err)
+	}
+	if err := annotate(root, r.inserts); err != nil {
+		t.Fatal(err)
+	}
+	// The dependencies of the analysed packages only, not the whole module
+	// graph: go list -deps downloads what loading needs.
+	runGo(t, r, root, append([]string{"list", "-deps", "-test=false"}, r.packages...)...)
+	return root
 }
 
 // copyTree copies the module from the read-only module cache into dst,
