@@ -352,3 +352,38 @@ func deref(t types.Type) types.Type {
 func typeString(t types.Type, pkg *types.Package) string {
 	return types.TypeString(t, types.RelativeTo(pkg))
 }
+
+// CanCarry reports whether a value of type t may hold a message: it is a
+// //sync:msg type, an interface, or a pointer, slice, array, channel, map
+// or struct reaching one within three levels.
+func (a *Annotations) CanCarry(t types.Type) bool { return a.canCarry(t, 0) }
+
+func (a *Annotations) canCarry(t types.Type, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	if a.MsgOf(t) != nil {
+		return true
+	}
+	switch u := types.Unalias(t).Underlying().(type) {
+	case *types.Interface:
+		return true
+	case *types.Pointer:
+		return a.canCarry(u.Elem(), depth+1)
+	case *types.Slice:
+		return a.canCarry(u.Elem(), depth+1)
+	case *types.Array:
+		return a.canCarry(u.Elem(), depth+1)
+	case *types.Chan:
+		return a.canCarry(u.Elem(), depth+1)
+	case *types.Map:
+		return a.canCarry(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if a.canCarry(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -173,7 +173,7 @@ func (r *resolver) resolveComm(d *Directive, attached map[*ast.CommentGroup]atta
 	}
 	carries := false
 	for i := 0; i < tuple.Len(); i++ {
-		if r.canCarry(tuple.At(i).Type(), 0) {
+		if r.ann.CanCarry(tuple.At(i).Type()) {
 			carries = true
 		}
 	}
@@ -198,37 +198,6 @@ func (r *resolver) resolveComm(d *Directive, attached map[*ast.CommentGroup]atta
 
 func isError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
-}
-
-// canCarry reports whether a value of type t may hold a message.
-func (r *resolver) canCarry(t types.Type, depth int) bool {
-	if depth > 3 {
-		return false
-	}
-	if r.ann.MsgOf(t) != nil {
-		return true
-	}
-	switch u := types.Unalias(t).Underlying().(type) {
-	case *types.Interface:
-		return true
-	case *types.Pointer:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Slice:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Array:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Chan:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Map:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if r.canCarry(u.Field(i).Type(), depth+1) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // loopSite is a for statement that a //sync:tag may annotate.

@@ -259,7 +259,7 @@ func (r *received) sources() {
 				continue // the loop's own parameters are its initial state
 			}
 			for _, p := range fn.Params[1:] {
-				if r.canCarry(p.Type(), 0) {
+				if r.ann.CanCarry(p.Type()) {
 					r.mark(p)
 				}
 			}
@@ -438,37 +438,6 @@ func (r *received) param(c *ssa.CallCommon, callee *ssa.Function, v ssa.Value) {
 			r.mark(params[i])
 		}
 	}
-}
-
-// canCarry reports whether a value of type t may hold a message.
-func (r *received) canCarry(t types.Type, depth int) bool {
-	if depth > 3 {
-		return false
-	}
-	if r.ann.MsgOf(t) != nil {
-		return true
-	}
-	switch u := types.Unalias(t).Underlying().(type) {
-	case *types.Interface:
-		return true
-	case *types.Pointer:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Slice:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Array:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Chan:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Map:
-		return r.canCarry(u.Elem(), depth+1)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if r.canCarry(u.Field(i).Type(), depth+1) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // compares reports whether the comparison e (one of the package's, with
