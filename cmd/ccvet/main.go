@@ -22,13 +22,13 @@ import (
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/internal/driver"
 	"github.com/ccvet/ccvet/internal/lsp"
+	"github.com/ccvet/ccvet/internal/vettool"
 	"github.com/ccvet/ccvet/makeho"
-	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
 func main() {
-	if driver.IsVetInvocation(os.Args[1:]) {
-		unitchecker.Main(analyzer.Suite...) // does not return
+	if vettool.IsInvocation(os.Args[1:]) {
+		os.Exit(vettool.Main(analyzer.Suite, analyzer.Advisory, os.Args[1:], os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "lsp" {
 		os.Exit(lsp.Main(analyzer.Suite, os.Args[2:], os.Stdin, os.Stdout, os.Stderr))

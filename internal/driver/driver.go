@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/ccvet/ccvet/internal/report"
+	"github.com/ccvet/ccvet/internal/selection"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -35,18 +36,6 @@ const (
 	ExitError    = 2 // bad usage, or packages that failed to load or analyse
 )
 
-// IsVetInvocation reports whether args are those go vet passes to a
-// -vettool (-flags, -V=full, or a *.cfg file), which the unitchecker
-// protocol must handle.
-func IsVetInvocation(args []string) bool {
-	for _, a := range args {
-		if a == "-flags" || a == "--flags" || strings.HasPrefix(a, "-V") || strings.HasPrefix(a, "--V") {
-			return true
-		}
-	}
-	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
-}
-
 // Main runs the standalone command with args (without the program name)
 // and returns its exit code.
 func Main(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
@@ -56,11 +45,6 @@ func Main(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) i
 // MainAdvisory is [Main] with advisory analyzers besides the suite: each
 // has its flag, but runs only when that flag is set to true.
 func MainAdvisory(suite, advisory []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
-	isAdvisory := make(map[*analysis.Analyzer]bool, len(advisory))
-	for _, a := range advisory {
-		isAdvisory[a] = true
-	}
-	suite = append(slices.Clip(suite), advisory...)
 	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	jsonOut := fs.Bool("json", false, "print findings as a JSON array")
@@ -68,17 +52,7 @@ func MainAdvisory(suite, advisory []*analysis.Analyzer, args []string, stdout, s
 	tests := fs.Bool("test", true, "also analyse test files")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	version := fs.Bool("version", false, "print the version and exit")
-	enabled := make(map[*analysis.Analyzer]*triState)
-	for _, a := range suite {
-		ts := new(triState)
-		enabled[a] = ts
-		title, _, _ := strings.Cut(a.Doc, "\n")
-		usage := "enable " + a.Name + ": " + title
-		if isAdvisory[a] {
-			usage += " (off unless set)"
-		}
-		fs.Var(ts, a.Name, usage)
-	}
+	selected := selection.Register(fs, suite, advisory)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `ccvet checks that annotated protocol loops are communication-closed.
 
@@ -95,7 +69,7 @@ Flags:
 		fs.PrintDefaults()
 	}
 	if len(args) > 0 && args[0] == "help" {
-		return help(suite, args[1:], stdout, stderr)
+		return help(append(slices.Clip(suite), advisory...), args[1:], stdout, stderr)
 	}
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -111,7 +85,7 @@ Flags:
 		fmt.Fprintln(stderr, "ccvet: -json and -sarif are mutually exclusive: choose one output format")
 		return ExitError
 	}
-	analyzers := selectAnalyzers(suite, enabled, isAdvisory)
+	analyzers := selected.Selected()
 	patterns := fs.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
@@ -418,58 +392,6 @@ func lessFinding(a, b *Finding) bool {
 
 func sameFinding(a, b *Finding) bool {
 	return a.Posn == b.Posn && a.Analyzer == b.Analyzer && a.Message == b.Message
-}
-
-// triState is a boolean flag that remembers whether it was set, as go vet's
-// analyzer flags do: naming analyzers selects only those; -name=false
-// disables one.
-type triState int
-
-const (
-	unset triState = iota
-	setTrue
-	setFalse
-)
-
-func (t *triState) IsBoolFlag() bool { return true }
-func (t *triState) String() string {
-	switch *t {
-	case setTrue:
-		return "true"
-	case setFalse:
-		return "false"
-	}
-	return "unset"
-}
-func (t *triState) Set(s string) error {
-	switch s {
-	case "true", "1", "t", "T", "TRUE", "True":
-		*t = setTrue
-	case "false", "0", "f", "F", "FALSE", "False":
-		*t = setFalse
-	default:
-		return fmt.Errorf("invalid boolean %q", s)
-	}
-	return nil
-}
-
-func selectAnalyzers(suite []*analysis.Analyzer, enabled map[*analysis.Analyzer]*triState, advisory map[*analysis.Analyzer]bool) []*analysis.Analyzer {
-	anyTrue := false
-	for a, ts := range enabled {
-		anyTrue = anyTrue || *ts == setTrue && !advisory[a]
-	}
-	var out []*analysis.Analyzer
-	for _, a := range suite {
-		switch ts := *enabled[a]; {
-		case advisory[a]:
-			if ts == setTrue {
-				out = append(out, a)
-			}
-		case anyTrue && ts == setTrue, !anyTrue && ts != setFalse:
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 func help(suite []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
