@@ -51,11 +51,28 @@ import (
 	"golang.org/x/tools/go/types/objectpath"
 )
 
-// directiveText is searched for in a package's files to decide whether
-// the package needs analysing. Every directive and every near miss the
-// annotations analyzer reports ("// sync:tag") contains it, so a package
-// without it has no annotation, no diagnostic, and no fact of its own.
-var directiveText = []byte("sync:")
+// mentionsDirective reports whether src contains "//", optional blanks,
+// then "sync:": the start of every directive and of every near miss the
+// annotations analyzer reports ("// sync:tag"). A package whose files do
+// not has no annotation, so no diagnostic and no fact of its own. (The
+// test is on bytes, not comments: a string literal can make a package be
+// analysed for nothing, never the reverse.)
+func mentionsDirective(src []byte) bool {
+	for {
+		i := bytes.Index(src, []byte("sync:"))
+		if i < 0 {
+			return false
+		}
+		j := i
+		for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t') {
+			j--
+		}
+		if j >= 2 && src[j-2] == '/' && src[j-1] == '/' {
+			return true
+		}
+		src = src[i+len("sync:"):]
+	}
+}
 
 // Config is the part of the go command's vet.cfg that the driver uses.
 type Config struct {
@@ -275,8 +292,8 @@ func (u *unit) run() int {
 	return u.print(results)
 }
 
-// hasDirective reports whether any file of the package contains the text
-// every directive contains. Reading the files is the whole cost of the
+// hasDirective reports whether any file of the package mentions a
+// directive (see mentionsDirective). Reading the files is the whole cost of the
 // driver on an un-annotated package.
 func (u *unit) hasDirective() (bool, error) {
 	for _, name := range u.cfg.GoFiles {
@@ -284,7 +301,7 @@ func (u *unit) hasDirective() (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if bytes.Contains(data, directiveText) {
+		if mentionsDirective(data) {
 			return true, nil
 		}
 	}

@@ -373,3 +373,25 @@ func TestIsInvocation(t *testing.T) {
 		}
 	}
 }
+
+func TestMentionsDirective(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"//sync:tag x", true},
+		{"x := 1 // sync:tag x", true},
+		{"//\t sync:msg A", true},
+		{"var mu sync.Mutex // sync: protects x", true}, // analysed for nothing: the test is a superset
+		{"/* sync:tag */", false},
+		{"//go:linkname runtime_notifyListAdd sync.runtime_notifyListAdd", false},
+		{"s := \"sync:\"", false},
+		{"sync:", false},
+		{"", false},
+		{"x sync: //sync:tag", true},
+	} {
+		if got := vettool.MentionsDirective([]byte(tc.src)); got != tc.want {
+			t.Errorf("mentionsDirective(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}

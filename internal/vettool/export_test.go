@@ -1,0 +1,4 @@
+package vettool
+
+// MentionsDirective exports mentionsDirective to the tests.
+var MentionsDirective = mentionsDirective
