@@ -46,6 +46,8 @@ type engine struct {
 	// entry is this loop's, when known.
 	entries map[*annotations.Loop]*entry
 	entry   *entry
+	// scratch is project's working space.
+	scratch *projectScratch
 }
 
 // varLoc says where a synchronization variable lives in SSA.
@@ -121,7 +123,10 @@ func (e *engine) analyse() {
 	e.collectWriteIdents()
 	fr := &frame{fn: e.fn, ctx: "0", depth: 0, loops: loops}
 	e.nframes = 1
-	entry := &pstate{cur: make([]term, len(e.vars)), old: make([]term, len(e.vars)), set: make([]token.Pos, len(e.vars))}
+	entry := &pstate{
+		cur: make([]term, len(e.vars)), old: make([]term, len(e.vars)), set: make([]token.Pos, len(e.vars)),
+		alias: map[string]term{}, taint: map[term]*taintInfo{}, conds: map[term]fact{},
+	}
 	for i := range e.vars {
 		entry.cur[i] = term(fmt.Sprintf("s:entry#%d", i))
 		if e.entry != nil && e.entry.consts[i] != "" {

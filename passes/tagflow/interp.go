@@ -5,7 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,34 +80,63 @@ func (st *pstate) clone() *pstate {
 }
 
 func (st *pstate) key() string {
-	return st.fs.key() + st.skeleton()
+	var b strings.Builder
+	st.fs.writeKey(&b)
+	st.writeSkeleton(&b)
+	return b.String()
 }
 
 // skeleton is the part of the key that is not facts: states with the same
 // skeleton can be joined.
 func (st *pstate) skeleton() string {
 	var b strings.Builder
+	st.writeSkeleton(&b)
+	return b.String()
+}
+
+func (st *pstate) writeSkeleton(b *strings.Builder) {
 	// Positions (where a variable was set, the last communication point)
 	// only serve messages: paths that differ only there are merged.
 	for i := range st.cur {
-		fmt.Fprintf(&b, "|%s>%s", st.cur[i], st.old[i])
+		b.WriteByte('|')
+		b.WriteString(string(st.cur[i]))
+		b.WriteByte('>')
+		b.WriteString(string(st.old[i]))
 	}
-	keys := make([]string, 0, len(st.taint))
-	for k, v := range st.taint {
-		m := ""
-		if v.msg != nil {
-			m = v.msg.Type.Name()
+	b.WriteByte('|')
+	if len(st.taint) > 0 {
+		keys := make([]term, 0, len(st.taint))
+		for k := range st.taint {
+			keys = append(keys, k)
 		}
-		keys = append(keys, string(k)+":"+m)
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(string(k))
+			b.WriteByte(':')
+			if v := st.taint[k]; v.msg != nil {
+				b.WriteString(v.msg.Type.Name())
+			}
+		}
 	}
-	sort.Strings(keys)
-	b.WriteString("|" + strings.Join(keys, ","))
-	akeys := make([]string, 0, len(st.alias))
-	for k, v := range st.alias {
-		akeys = append(akeys, k+"="+string(v))
+	b.WriteByte('|')
+	if len(st.alias) > 0 {
+		keys := make([]string, 0, len(st.alias))
+		for k := range st.alias {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(k)
+			b.WriteByte('=')
+			b.WriteString(string(st.alias[k]))
+		}
 	}
-	sort.Strings(akeys)
-	b.WriteString("|" + strings.Join(akeys, ","))
 	if st.pending != nil {
 		b.WriteString("|P")
 	}
@@ -117,7 +146,6 @@ func (st *pstate) skeleton() string {
 	if st.widened {
 		b.WriteString("|W")
 	}
-	return b.String()
 }
 
 // addFact adds a op b and reports whether the state stays consistent.
@@ -131,30 +159,35 @@ func (st *pstate) addFact(a term, op token.Token, b term) bool {
 // ones dropped.
 func (st *pstate) redefine(base string) {
 	primed := base + "'"
-	mentions := func(b string) bool {
+	// Whether the state mentions base or primed, in one pass.
+	is := func(t term) bool {
+		b := t.base()
+		return b == base || b == primed
+	}
+	mentions := func() bool {
 		for _, f := range st.fs {
-			if f.a.base() == b || f.b.base() == b {
+			if is(f.a) || is(f.b) {
 				return true
 			}
 		}
 		for i := range st.cur {
-			if st.cur[i].base() == b || st.old[i].base() == b {
+			if is(st.cur[i]) || is(st.old[i]) {
 				return true
 			}
 		}
 		for k := range st.taint {
-			if k.base() == b {
+			if is(k) {
 				return true
 			}
 		}
 		for _, v := range st.alias {
-			if v.base() == b {
+			if is(v) {
 				return true
 			}
 		}
 		return false
 	}
-	if !mentions(base) && !mentions(primed) {
+	if !mentions() {
 		return
 	}
 	// The variables' values that are about to lose their names get
@@ -249,6 +282,9 @@ func (st *pstate) message(t term) (term, *taintInfo) {
 func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFrame bool) []*pstate {
 	seen := make(map[*ssa.BasicBlock]map[string]bool)
 	rep := make(map[*ssa.BasicBlock]map[string]*pstate)
+	// pinned are the states rep holds: join reads them later, so they are
+	// interpreted on a copy. The others are used up by their block.
+	pinned := make(map[*pstate]bool)
 	work := make(map[*ssa.BasicBlock][]*pstate)
 	var queue []*ssa.BasicBlock
 	push := func(b *ssa.BasicBlock, st *pstate) {
@@ -279,6 +315,7 @@ func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFra
 				}
 			}
 			rep[b][sk] = st
+			pinned[st] = true
 		}
 		if len(seen[b]) >= maxStatesPerBlock {
 			if debug {
@@ -308,7 +345,10 @@ func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFra
 		sts := work[b]
 		work[b] = nil
 		for _, st := range sts {
-			e.block(fr, b, st.clone(), loopFrame, push)
+			if pinned[st] {
+				st = st.clone()
+			}
+			e.block(fr, b, st, loopFrame, push)
 		}
 	}
 	return fr.returns

@@ -92,9 +92,14 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	if fr.live == nil {
 		fr.live = computeLiveness(fr.fn)
 	}
+	if e.scratch == nil {
+		e.scratch = newProjectScratch()
+	}
+	sc := e.scratch
+	sc.clear()
 	liveIn := fr.live[b]
 	prefix := fr.ctx + "/v"
-	keepTerm := make(map[term]bool)
+	keepTerm := sc.keepTerm
 	for i := range st.cur {
 		keepTerm[st.cur[i]] = true
 		keepTerm[st.old[i]] = true
@@ -102,7 +107,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	for _, v := range st.alias {
 		keepTerm[v] = true
 	}
-	liveBase := make(map[string]bool)
+	liveBase := sc.liveBase
 	for v := range liveIn {
 		liveBase[prefix+strconv.Itoa(e.id(v))] = true
 		// A live value named after another (a load of an allocation, a
@@ -121,7 +126,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	// process state: facts about it are dropped at block boundaries, since
 	// ccvet follows the synchronization variables themselves and nothing
 	// else of that state.
-	stateBases := make(map[string]bool)
+	stateBases := sc.stateBases
 	for _, p := range fr.fn.Params {
 		stateBases[e.term(fr, st, p).base()] = true
 	}
@@ -154,15 +159,18 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		return liveBase[base]
 	}
 	var dead bool
-	var kept []term
-	seen := make(map[term]bool)
+	kept := sc.kept
+	defer func() { clear(kept); sc.kept = kept[:0] }()
+	// keptOf[t] is whether term t of the facts is kept.
+	keptOf := sc.keptOf
 	for _, f := range st.fs {
-		for _, t := range []term{f.a, f.b} {
-			if seen[t] {
+		for _, t := range [2]term{f.a, f.b} {
+			if _, seen := keptOf[t]; seen {
 				continue
 			}
-			seen[t] = true
-			if keep(t) {
+			k := keep(t)
+			keptOf[t] = k
+			if k {
 				kept = append(kept, t)
 			} else {
 				dead = true
@@ -170,27 +178,31 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		}
 	}
 	if dead {
-		var nfs facts
-		have := make(map[fact]bool)
-		add := func(f fact) {
-			if !have[f] {
-				have[f] = true
+		// The != facts between kept terms, then what the facts imply
+		// about each pair of kept terms. Only a != fact can be derived
+		// twice: the pairs are distinct, and so are their facts.
+		nfs := make(facts, 0, len(st.fs))
+		ne := sc.ne
+		for _, f := range st.fs {
+			if f.op == token.NEQ && keptOf[f.a] && keptOf[f.b] && !ne[f] {
+				ne[f] = true
 				nfs = append(nfs, f)
 			}
 		}
-		for _, f := range st.fs {
-			if keep(f.a) && keep(f.b) && f.op == token.NEQ {
-				add(f)
-			}
-		}
 		s := st.fs.solve()
+		defer s.release()
+		nodes := resize(sc.nodes, len(kept))
+		sc.nodes = nodes
+		for i, t := range kept {
+			nodes[i] = s.g.node(t) // every kept term is in a fact
+		}
 		for i, a := range kept {
-			for _, c := range kept[i+1:] {
+			for j, c := range kept[i+1:] {
 				if a.isConst() && c.isConst() {
 					continue
 				}
-				if f, ok := relFact(a, s.cmp(a, c), c); ok {
-					add(f)
+				if f, ok := relFact(a, s.cmpNodes(nodes[i], nodes[i+1+j]), c); ok && (f.op != token.NEQ || !ne[f]) {
+					nfs = append(nfs, f)
 				}
 			}
 		}
@@ -208,7 +220,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	}
 	// Give the variables' values that no SSA value names any more
 	// canonical names, so that paths that differ only in those names merge.
-	canon := make(map[term]term)
+	canon := sc.canon
 	for i := range st.cur {
 		for j, t := range []term{st.cur[i], st.old[i]} {
 			if _, done := canon[t]; done || t.isConst() {
@@ -226,7 +238,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	if len(canon) > 0 {
 		// As repeated nfs.with(f), without copying the slice each time.
 		nfs := make(facts, 0, len(st.fs))
-		have := make(map[fact]bool, len(st.fs))
+		have := sc.have
 		for _, f := range st.fs {
 			a, b := f.a, f.b
 			if c, ok := canon[a]; ok {
@@ -250,4 +262,38 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			}
 		}
 	}
+}
+
+// projectScratch holds project's temporary sets, reused from call to call
+// (project runs at every block entry, and allocating them anew was a large
+// part of the engine's garbage).
+type projectScratch struct {
+	keepTerm, keptOf     map[term]bool
+	liveBase, stateBases map[string]bool
+	ne, have             map[fact]bool
+	canon                map[term]term
+	kept                 []term
+	nodes                []int32
+}
+
+func newProjectScratch() *projectScratch {
+	return &projectScratch{
+		keepTerm:   make(map[term]bool),
+		keptOf:     make(map[term]bool),
+		liveBase:   make(map[string]bool),
+		stateBases: make(map[string]bool),
+		ne:         make(map[fact]bool),
+		have:       make(map[fact]bool),
+		canon:      make(map[term]term),
+	}
+}
+
+func (sc *projectScratch) clear() {
+	clear(sc.keepTerm)
+	clear(sc.keptOf)
+	clear(sc.liveBase)
+	clear(sc.stateBases)
+	clear(sc.ne)
+	clear(sc.have)
+	clear(sc.canon)
 }

@@ -3,8 +3,10 @@ package tagflow
 import (
 	"go/constant"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A term names an integer (or boolean) value symbolically: a constant
@@ -24,8 +26,11 @@ func (t term) base() string {
 	if t.isConst() {
 		return s
 	}
-	if i := strings.IndexAny(s, "*.[#"); i >= 0 {
-		return s[:i]
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '.', '[', '#':
+			return s[:i]
+		}
 	}
 	return s
 }
@@ -148,74 +153,219 @@ func renameTerm(t term, from, to string) term {
 }
 
 func (fs facts) key() string {
-	ss := make([]string, len(fs))
-	for i, f := range fs {
-		ss[i] = string(f.a) + f.op.String() + string(f.b)
-	}
-	sort.Strings(ss)
-	return strings.Join(ss, ";")
+	var b strings.Builder
+	fs.writeKey(&b)
+	return b.String()
 }
 
-// graph is the order graph of a fact set.
+// writeKey writes the facts in a canonical order, so that two fact sets
+// have the same key exactly when they hold the same facts.
+func (fs facts) writeKey(b *strings.Builder) {
+	sorted := slices.Clone(fs)
+	slices.SortFunc(sorted, func(f, g fact) int {
+		if c := strings.Compare(string(f.a), string(g.a)); c != 0 {
+			return c
+		}
+		if c := strings.Compare(string(f.b), string(g.b)); c != 0 {
+			return c
+		}
+		return int(f.op) - int(g.op)
+	})
+	n := 0
+	for _, f := range sorted {
+		n += len(f.a) + len(f.b) + 3
+	}
+	b.Grow(n)
+	for i, f := range sorted {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(string(f.a))
+		b.WriteString(f.op.String())
+		b.WriteString(string(f.b))
+	}
+}
+
+// graph is the order graph of a fact set. Its nodes are the terms of the
+// facts, numbered in order of first occurrence; the edges are stored
+// compactly by source (out[i] are the edges of node i), so that building
+// and searching the graph allocates a handful of slices instead of a map
+// entry per term and per search step. Both run for every fact added and
+// every state projected, which is most of the engine's work.
 type graph struct {
-	edges map[term][]edge
-	ne    map[[2]term]bool
+	terms []term
+	index map[term]int32
+	// out[i] is edges[start[i]:start[i+1]].
+	start []int32
+	edges []edge
+	// ne holds both orders of each != pair.
+	ne  map[[2]int32]bool
+	raw []rawEdge
+	// Scratch space of the searches.
+	visited []bool
+	stack   []int32
+	scc     []int32
+	work    []sccFrame
+	vals    []constant.Value
+}
+
+// sccFrame is a node being visited by components, and its next edge.
+type sccFrame struct {
+	t int32
+	i int32
+}
+
+// graphs recycles graphs, maps and slices included: fact sets are small
+// (a few dozen terms) but their graphs are built tens of thousands of
+// times per loop, and allocating them anew was a third of the engine's
+// time, in the allocator and the collector.
+var graphs = sync.Pool{New: func() any { return &graph{index: make(map[term]int32)} }}
+
+// maxPooled bounds the size of the graphs kept for reuse: clearing a map
+// costs its capacity, and one large graph must not slow every small one.
+const maxPooled = 256
+
+// release returns g to the pool; g must not be used after.
+func (g *graph) release() {
+	if len(g.terms) > maxPooled {
+		return
+	}
+	clear(g.index)
+	clear(g.ne)
+	clear(g.terms) // drop the references to the terms' strings
+	clear(g.vals)
+	g.terms = g.terms[:0]
+	graphs.Put(g)
 }
 
 type edge struct {
-	to     term
+	to     int32
 	strict bool
 }
 
-func (fs facts) graph() *graph {
-	g := &graph{edges: make(map[term][]edge), ne: make(map[[2]term]bool)}
-	var consts []term
-	seen := make(map[term]bool)
-	add := func(t term) {
-		if t.isConst() && !seen[t] {
-			seen[t] = true
-			consts = append(consts, t)
-		}
+type rawEdge struct {
+	from int32
+	edge
+}
+
+func (g *graph) out(i int32) []edge { return g.edges[g.start[i]:g.start[i+1]] }
+
+// node returns the index of term t, or -1 when t is in no fact.
+func (g *graph) node(t term) int32 {
+	if i, ok := g.index[t]; ok {
+		return i
 	}
+	return -1
+}
+
+// graph builds the order graph of fs. The caller releases it.
+func (fs facts) graph() *graph {
+	g := graphs.Get().(*graph)
+	var consts []int32
+	node := func(t term) int32 {
+		if i, ok := g.index[t]; ok {
+			return i
+		}
+		i := int32(len(g.terms))
+		g.index[t] = i
+		g.terms = append(g.terms, t)
+		if t.isConst() {
+			consts = append(consts, i)
+		}
+		return i
+	}
+	raw := g.raw[:0]
 	for _, f := range fs {
-		add(f.a)
-		add(f.b)
+		a, b := node(f.a), node(f.b)
 		switch f.op {
 		case token.LSS:
-			g.edges[f.a] = append(g.edges[f.a], edge{f.b, true})
+			raw = append(raw, rawEdge{a, edge{b, true}})
 		case token.LEQ:
-			g.edges[f.a] = append(g.edges[f.a], edge{f.b, false})
+			raw = append(raw, rawEdge{a, edge{b, false}})
 		case token.EQL:
-			g.edges[f.a] = append(g.edges[f.a], edge{f.b, false})
-			g.edges[f.b] = append(g.edges[f.b], edge{f.a, false})
+			raw = append(raw, rawEdge{a, edge{b, false}}, rawEdge{b, edge{a, false}})
 		case token.NEQ:
-			g.ne[[2]term{f.a, f.b}] = true
-			g.ne[[2]term{f.b, f.a}] = true
+			if g.ne == nil {
+				g.ne = make(map[[2]int32]bool)
+			}
+			g.ne[[2]int32{a, b}] = true
+			g.ne[[2]int32{b, a}] = true
 		}
 	}
 	// Order the constants that occur.
 	// Integers by value, then the others by name: a strict weak order, so
 	// the chain below does not depend on the order of the facts.
-	sort.Slice(consts, func(i, j int) bool {
-		a, b := consts[i], consts[j]
-		ai, bi := constValue(a).Kind() == constant.Int, constValue(b).Kind() == constant.Int
-		if ai && bi {
-			return constLess(a, b)
+	if len(consts) > 1 {
+		vals := resize(g.vals, len(g.terms))
+		g.vals = vals
+		for _, c := range consts {
+			vals[c] = constValue(g.terms[c])
 		}
-		if ai != bi {
-			return ai
+		isInt := func(c int32) bool { return vals[c].Kind() == constant.Int }
+		less := func(a, b int32) bool {
+			return isInt(a) && isInt(b) && constant.Compare(vals[a], token.LSS, vals[b])
 		}
-		return a < b
-	})
-	for i := 1; i < len(consts); i++ {
-		if constLess(consts[i-1], consts[i]) {
-			g.edges[consts[i-1]] = append(g.edges[consts[i-1]], edge{consts[i], true})
+		sort.Slice(consts, func(i, j int) bool {
+			a, b := consts[i], consts[j]
+			ai, bi := isInt(a), isInt(b)
+			if ai && bi {
+				return less(a, b)
+			}
+			if ai != bi {
+				return ai
+			}
+			return g.terms[a] < g.terms[b]
+		})
+		for i := 1; i < len(consts); i++ {
+			if less(consts[i-1], consts[i]) {
+				raw = append(raw, rawEdge{consts[i-1], edge{consts[i], true}})
+			}
 		}
 	}
+	g.raw = raw
+	n := len(g.terms)
+	g.start = resize(g.start, n+1)
+	for _, r := range raw {
+		g.start[r.from+1]++
+	}
+	for i := 1; i <= n; i++ {
+		g.start[i] += g.start[i-1]
+	}
+	g.edges = resize(g.edges, len(raw))
+	fill := resize(g.stack, n)
+	copy(fill, g.start[:n])
+	for _, r := range raw {
+		g.edges[fill[r.from]] = r.edge
+		fill[r.from]++
+	}
+	g.stack = fill
 	return g
 }
 
+// resize returns a zeroed slice of length n, reusing s's array if it can.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// constValues caches constValue: a program has few constants, and each
+// is parsed again for every graph it is in otherwise.
+var constValues sync.Map // term -> constant.Value
+
 func constValue(t term) constant.Value {
+	if v, ok := constValues.Load(t); ok {
+		return v.(constant.Value)
+	}
+	v := parseConst(t)
+	constValues.Store(t, v)
+	return v
+}
+
+func parseConst(t term) constant.Value {
 	s := string(t)[2:]
 	switch s {
 	case "true":
@@ -231,40 +381,42 @@ func constValue(t term) constant.Value {
 	return v
 }
 
-func constLess(a, b term) bool {
-	va, vb := constValue(a), constValue(b)
-	if va.Kind() != constant.Int || vb.Kind() != constant.Int {
-		return false
-	}
-	return constant.Compare(va, token.LSS, vb)
-}
+// Reachability marks: what is known of the paths from a source to a node.
+const (
+	unreached     uint8 = iota
+	reached             // by <= edges only
+	reachedStrict       // by some path with a < edge
+)
 
-// reach returns, for every term reachable from a along <= and < edges,
-// whether some path to it is strict.
-func (g *graph) reach(a term) map[term]bool {
-	best := map[term]bool{}
-	type item struct {
-		t      term
-		strict bool
-	}
-	queue := []item{{a, false}}
-	visited := map[item]bool{}
+// reach fills out[i], for every node i reachable from a along <= and <
+// edges (in one step or more: a itself only through a cycle), with whether
+// some path to it is strict. out has one entry per node and is all
+// unreached on entry.
+func (g *graph) reach(a int32, out []uint8) {
+	// The search visits (node, strict) pairs, encoded as 2*node+strict.
+	visited := resize(g.visited, 2*len(g.terms))
+	queue := append(g.stack[:0], 2*a)
+	defer func() { g.visited, g.stack = visited, queue }()
 	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
+		it := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
 		if visited[it] {
 			continue
 		}
 		visited[it] = true
-		for _, e := range g.edges[it.t] {
-			s := it.strict || e.strict
-			if prev, ok := best[e.to]; !ok || s && !prev {
-				best[e.to] = s
+		for _, e := range g.out(it / 2) {
+			s := it%2 == 1 || e.strict
+			if s {
+				out[e.to] = reachedStrict
+				queue = append(queue, 2*e.to+1)
+			} else {
+				if out[e.to] == unreached {
+					out[e.to] = reached
+				}
+				queue = append(queue, 2*e.to)
 			}
-			queue = append(queue, item{e.to, s})
 		}
 	}
-	return best
 }
 
 // cmp says what fs imply about a compared with b.
@@ -272,7 +424,9 @@ func (fs facts) cmp(a, b term) rel {
 	if a == b || a.isConst() && b.isConst() {
 		return constCmp(a, b)
 	}
-	return fs.solve().cmp(a, b)
+	s := fs.solve()
+	defer s.release()
+	return s.cmp(a, b)
 }
 
 // constCmp compares two constants, or a term with itself.
@@ -300,19 +454,41 @@ func constCmp(a, b term) rel {
 // graph once and remembers what is reachable from each term it was asked
 // about, so that n queries cost n searches instead of n graph builds.
 type solver struct {
-	g     *graph
-	reach map[term]map[term]bool
+	g *graph
+	// reach[i*n:(i+1)*n] is what is reachable from node i of n (see
+	// graph.reach), once done[i].
+	reach []uint8
+	done  []bool
 }
 
+var solvers = sync.Pool{New: func() any { return new(solver) }}
+
+// solve returns a solver for fs. The caller releases it.
 func (fs facts) solve() *solver {
-	return &solver{g: fs.graph(), reach: make(map[term]map[term]bool)}
+	s := solvers.Get().(*solver)
+	s.g = fs.graph()
+	n := len(s.g.terms)
+	s.reach = resize(s.reach, n*n)
+	s.done = resize(s.done, n)
+	return s
 }
 
-func (s *solver) from(a term) map[term]bool {
-	r, ok := s.reach[a]
-	if !ok {
-		r = s.g.reach(a)
-		s.reach[a] = r
+// release returns s and its graph to their pools; s must not be used
+// after.
+func (s *solver) release() {
+	s.g.release()
+	s.g = nil
+	if len(s.done) <= maxPooled {
+		solvers.Put(s)
+	}
+}
+
+func (s *solver) from(i int32) []uint8 {
+	n := int32(len(s.done))
+	r := s.reach[i*n : (i+1)*n]
+	if !s.done[i] {
+		s.g.reach(i, r)
+		s.done[i] = true
 	}
 	return r
 }
@@ -322,9 +498,20 @@ func (s *solver) cmp(a, b term) rel {
 	if a == b || a.isConst() && b.isConst() {
 		return constCmp(a, b)
 	}
-	sab, ab := s.from(a)[b]
-	sba, ba := s.from(b)[a]
-	ne := s.g.ne[[2]term{a, b}]
+	ia, ib := s.g.node(a), s.g.node(b)
+	if ia < 0 || ib < 0 {
+		return relUnknown // a term in no fact is related to nothing
+	}
+	return s.cmpNodes(ia, ib)
+}
+
+// cmpNodes is cmp for two distinct terms, not both constants, given by
+// their nodes.
+func (s *solver) cmpNodes(ia, ib int32) rel {
+	rab, rba := s.from(ia)[ib], s.from(ib)[ia]
+	ab, sab := rab != unreached, rab == reachedStrict
+	ba, sba := rba != unreached, rba == reachedStrict
+	ne := s.g.ne[[2]int32{ia, ib}]
 	switch {
 	case ab && (sab || ne):
 		return relLT
@@ -348,81 +535,76 @@ func (s *solver) cmp(a, b term) rel {
 // Tarjan pass, linear in the size of the graph.
 func (fs facts) consistent() bool {
 	g := fs.graph()
+	defer g.release()
 	comp := g.components()
-	for t, es := range g.edges {
-		for _, e := range es {
-			if e.strict && comp[t] == comp[e.to] {
+	for i := range g.terms {
+		for _, e := range g.out(int32(i)) {
+			if e.strict && comp[i] == comp[e.to] {
 				return false
 			}
 		}
 	}
 	for pair := range g.ne {
-		if pair[0] == pair[1] {
+		if pair[0] == pair[1] || comp[pair[0]] == comp[pair[1]] {
 			return false
 		}
-		c0, ok0 := comp[pair[0]]
-		c1, ok1 := comp[pair[1]]
-		if ok0 && ok1 && c0 == c1 {
-			return false
-		}
-		if pair[0].isConst() && pair[1].isConst() && constCmp(pair[0], pair[1]) == relEQ {
+		if a, b := g.terms[pair[0]], g.terms[pair[1]]; a.isConst() && b.isConst() && constCmp(a, b) == relEQ {
 			return false
 		}
 	}
-	constOf := make(map[int]term)
-	for t, c := range comp {
+	// The first constant of each component, +1 (0: none yet).
+	var constOf []int32
+	for i, t := range g.terms {
 		if !t.isConst() {
 			continue
 		}
-		if u, ok := constOf[c]; ok && constCmp(t, u) != relEQ {
+		if constOf == nil {
+			constOf = make([]int32, len(g.terms))
+		}
+		c := comp[i]
+		if u := constOf[c]; u > 0 && constCmp(t, g.terms[u-1]) != relEQ {
 			return false
 		}
-		constOf[c] = t
+		constOf[c] = int32(i) + 1
 	}
 	return true
 }
 
-// components numbers the strongly connected components of g's edges
+// components numbers the strongly connected components of g's nodes
 // (Tarjan's algorithm, iterative so that long chains cannot overflow the
 // stack).
-func (g *graph) components() map[term]int {
-	index := make(map[term]int)
-	low := make(map[term]int)
-	onStack := make(map[term]bool)
-	comp := make(map[term]int)
-	var stack []term
-	next, ncomp := 0, 0
-	type frame struct {
-		t term
-		i int
+func (g *graph) components() []int32 {
+	n := len(g.terms)
+	g.scc = resize(g.scc, 3*n)
+	index, low, comp := g.scc[:n], g.scc[n:2*n], g.scc[2*n:]
+	for i := range index {
+		index[i] = -1
 	}
-	var nodes []term
-	for t, es := range g.edges {
-		nodes = append(nodes, t)
-		for _, e := range es {
-			nodes = append(nodes, e.to)
-		}
-	}
-	for _, root := range nodes {
-		if _, ok := index[root]; ok {
+	onStack := resize(g.visited, n)
+	stack := g.stack[:0]
+	work := g.work[:0]
+	defer func() { g.visited, g.stack, g.work = onStack, stack, work }()
+	var next, ncomp int32
+	for root := int32(0); root < int32(n); root++ {
+		if index[root] >= 0 {
 			continue
 		}
-		work := []frame{{root, 0}}
+		work = append(work[:0], sccFrame{root, 0})
 		index[root], low[root] = next, next
 		next++
 		stack = append(stack, root)
 		onStack[root] = true
 		for len(work) > 0 {
 			f := &work[len(work)-1]
-			if es := g.edges[f.t]; f.i < len(es) {
+			if es := g.out(f.t); int(f.i) < len(es) {
 				w := es[f.i].to
 				f.i++
-				if _, ok := index[w]; !ok {
+				if index[w] < 0 {
 					index[w], low[w] = next, next
 					next++
 					stack = append(stack, w)
 					onStack[w] = true
-					work = append(work, frame{w, 0})
+					work = append(work, sccFrame{w, 0})
 				} else if onStack[w] && index[w] < low[f.t] {
 					low[f.t] = index[w]
 				}
