@@ -5,7 +5,9 @@
 //
 // The targets are downloaded from the Go module proxy, so the test is
 // skipped unless CCVET_NETWORK_TESTS=1. CCVET_EVAL_KEEP=DIR keeps the
-// annotated trees in DIR/RECIPE, to read the code at the findings.
+// annotated trees in DIR/RECIPE, to read the code at the findings. Each
+// annotated target is also vetted by the real go vet with ccvet as its vet
+// tool, which must report what the in-process driver reports.
 //
 // # Recipe format
 //
@@ -50,6 +52,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -329,7 +332,94 @@ func runRecipe(t *testing.T, r *recipe) {
 			all = append(all, f.String())
 		}
 		t.Logf("all findings, in recipe form:\n%s", strings.Join(all, "\n"))
+		return
 	}
+	checkGoVet(t, r, root, opts)
+}
+
+// checkGoVet runs the real go vet with ccvet as its vet tool on the
+// annotated packages and checks that it reports exactly what the
+// in-process driver reports on them with their test files (go vet always
+// vets a package with its tests). The two drivers share the analyzers but
+// not the loading: go vet's types of the imports come from the compiler's
+// export data, its facts from ccvet's own fact files (internal/vettool).
+func checkGoVet(t *testing.T, r *recipe, root string, opts driver.Options) {
+	opts.Tests = true
+	res, err := driver.Analyze(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range res.Findings {
+		p, err := filepath.Rel(root, f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, fmt.Sprintf("%s:%d:%d: %s", filepath.ToSlash(p), f.Line, f.Column, f.Message))
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+
+	start := time.Now()
+	var pkgs []string
+	for _, p := range r.packages {
+		pkgs = append(pkgs, "./"+strings.TrimPrefix(p, "./"))
+	}
+	cmd := exec.Command("go", append([]string{"vet", "-vettool=" + ccvetBinary(t), "-synclex"}, pkgs...)...)
+	cmd.Dir = root
+	cmd.Env = goEnv(r)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	// Findings are "file:line:col: message" lines; related positions are
+	// indented after the colon, package headers start with #.
+	var got []string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if m := vetLine.FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[2], "\t") {
+			got = append(got, strings.TrimPrefix(m[1], "./")+": "+m[2])
+		}
+	}
+	slices.Sort(got)
+	got = slices.Compact(got)
+	t.Logf("go vet -vettool=ccvet: %v, %d findings", time.Since(start).Round(time.Millisecond), len(got))
+	if len(want) > 0 && err == nil {
+		t.Errorf("go vet exited 0 with findings to report")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("go vet -vettool=ccvet reports\n\t%s\nthe in-process driver (tests included)\n\t%s\ngo vet's output:\n%s",
+			strings.Join(got, "\n\t"), strings.Join(want, "\n\t"), stderr.String())
+	}
+}
+
+var vetLine = regexp.MustCompile(`^([^\s#][^:]*:\d+:\d+): (.*)$`)
+
+var ccvetBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// ccvetBinary builds the ccvet command once per test binary.
+func ccvetBinary(t *testing.T) string {
+	ccvetBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ccvet-eval-bin")
+		if err != nil {
+			ccvetBin.err = err
+			return
+		}
+		ccvetBin.path = filepath.Join(dir, "ccvet")
+		out, err := exec.Command("go", "build", "-o", ccvetBin.path, "../cmd/ccvet").CombinedOutput()
+		if err != nil {
+			ccvetBin.err = fmt.Errorf("building ccvet: %v\n%s", err, out)
+		}
+	})
+	if ccvetBin.err != nil {
+		t.Fatal(ccvetBin.err)
+	}
+	return ccvetBin.path
 }
 
 // prepare downloads the module of r, copies it to a temporary directory
@@ -541,4 +631,12 @@ func recvName(e ast.Expr) string {
 			return ""
 		}
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if ccvetBin.path != "" {
+		os.RemoveAll(filepath.Dir(ccvetBin.path))
+	}
+	os.Exit(code)
 }
