@@ -84,6 +84,11 @@ func run(pass *analysis.Pass) (any, error) {
 			r.resolveComm(d, attached)
 		}
 	}
+	for _, d := range dirs {
+		if d.Kind == KindPeers || d.Kind == KindInbox {
+			r.resolveChan(d, attached)
+		}
+	}
 	r.resolveLoops(byKind(KindTag))
 	r.checkUses()
 	for _, d := range byKind(KindIgnore) {
@@ -166,6 +171,7 @@ type attachment struct {
 	typeSpec *ast.TypeSpec
 	funcDecl *ast.FuncDecl
 	method   *ast.Field // an interface method
+	field    *ast.Field // a struct field (doc or line comment)
 }
 
 // attachments maps doc comment groups to their declarations.
@@ -185,6 +191,15 @@ func (r *resolver) attachments(files []*ast.File) map[*ast.CommentGroup]attachme
 			case *ast.FuncDecl:
 				if n.Doc != nil {
 					m[n.Doc] = attachment{funcDecl: n}
+				}
+			case *ast.StructType:
+				for _, fld := range n.Fields.List {
+					if fld.Doc != nil {
+						m[fld.Doc] = attachment{field: fld}
+					}
+					if fld.Comment != nil {
+						m[fld.Comment] = attachment{field: fld}
+					}
 				}
 			case *ast.InterfaceType:
 				for _, fld := range n.Methods.List {

@@ -1,6 +1,7 @@
 package annotations_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -60,6 +61,11 @@ func TestScanFile(t *testing.T) {
 		{src: "//sync:send", kind: annotations.KindSend},
 		{src: "//sync:recv pkg.(*T).Recv", kind: annotations.KindRecv, target: "pkg.(*T).Recv"},
 		{src: "//sync:ignore syncmono,syncsend the reason: see https://x", kind: annotations.KindIgnore, list: []string{"syncmono", "syncsend"}, reason: "the reason: see https://x"},
+		{src: "//sync:peers", kind: annotations.KindPeers},
+		{src: "//sync:inbox From,Msg // the envelope", kind: annotations.KindInbox, list: []string{"From", "Msg"}},
+		{src: "//sync:inbox From", problem: "malformed //sync:inbox"},
+		{src: "//sync:peers From,Msg,X", problem: "malformed //sync:peers"},
+		{src: "//sync:peers a b", problem: "malformed //sync:peers"},
 		{src: "//sync:tag", problem: "malformed //sync:tag"},
 		{src: "//sync:tag a,,b", problem: "empty element"},
 		{src: "//sync:tag a.1", problem: "is not a variable"},
@@ -205,4 +211,37 @@ func FuzzScanFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestChans checks the resolution of //sync:peers and //sync:inbox: the
+// role, the channels reached and the envelope's fields.
+func TestChans(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), annotations.Analyzer, "chans")
+	ann := results[0].Result.(*annotations.Annotations)
+	if len(ann.Problems) != 0 {
+		t.Fatalf("unexpected problems: %+v", ann.Problems)
+	}
+	got := make(map[string]string)
+	for v, cf := range ann.Chans {
+		if ann.ChanOf(v) != cf {
+			t.Errorf("ChanOf(%s) is not its annotation", v.Name())
+		}
+		env := ""
+		if cf.From != nil {
+			env = " " + cf.From.Name() + "," + cf.Msg.Name()
+		}
+		got[v.Name()] = fmt.Sprintf("%v %d%s", cf.Role, len(cf.Chans), env)
+	}
+	want := map[string]string{
+		"in":      "//sync:inbox 1 From,Msg",
+		"out":     "//sync:peers 1 From,Msg",
+		"inbox":   "//sync:inbox 2",
+		"byID":    "//sync:peers 2",
+		"typed":   "//sync:inbox 1",
+		"unnamed": "",
+	}
+	delete(want, "unnamed")
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
 }

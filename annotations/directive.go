@@ -14,13 +14,17 @@ import (
 // Kind is the kind of a //sync: directive.
 type Kind int
 
-// The directive kinds of version 1 of the language.
+// The directive kinds. Version 1 of the language has tag, msg, send,
+// recv and ignore; version 2 adds peers and inbox, which only make-HO
+// reads.
 const (
 	KindTag    Kind = iota + 1 // //sync:tag V1,V2,...
 	KindMsg                    // //sync:msg [pkg.Type] F1,F2,...
 	KindSend                   // //sync:send [pkg.Func]
 	KindRecv                   // //sync:recv [pkg.Func]
 	KindIgnore                 // //sync:ignore ANALYZER reason
+	KindPeers                  // //sync:peers [From,Msg], on a struct field
+	KindInbox                  // //sync:inbox [From,Msg], on a struct field
 )
 
 var kindNames = map[string]Kind{
@@ -29,6 +33,8 @@ var kindNames = map[string]Kind{
 	"send":   KindSend,
 	"recv":   KindRecv,
 	"ignore": KindIgnore,
+	"peers":  KindPeers,
+	"inbox":  KindInbox,
 }
 
 // String returns the directive as written, e.g. "//sync:tag".
@@ -56,7 +62,8 @@ type Directive struct {
 	// //sync:send pkg.Func); nil when absent.
 	Target *Item
 	// List holds the comma-separated items: tag variables for tag, message
-	// components for msg, analyzer names for ignore.
+	// components for msg, analyzer names for ignore, the sender and
+	// message fields of an envelope for peers and inbox.
 	List []*Item
 	// Reason is the free text of //sync:ignore.
 	Reason string
@@ -178,7 +185,7 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 	kind, ok := kindNames[name]
 	if !ok {
 		p := problemf(c.Slash, c.End(),
-			"unknown directive %s%s (known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore)", Prefix, name)
+			"unknown directive %s%s (known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox)", Prefix, name)
 		p.Fixes = nameFixes(c, body)
 		return nil, []Problem{p}
 	}
@@ -236,6 +243,21 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 			d.Target = t
 		default:
 			return nil, []Problem{usage(c, kind, kind.String()+" in a function's doc comment, or "+kind.String()+" pkg.Func, pkg.T.Method or pkg.(*T).Method")}
+		}
+	case KindPeers, KindInbox:
+		switch len(fields) {
+		case 0:
+		case 1:
+			list, probs := parseList(fields[0], false)
+			if probs != nil {
+				return nil, probs
+			}
+			if len(list) != 2 {
+				return nil, []Problem{usage(c, kind, kind.String()+" on a struct field, or "+kind.String()+" From,Msg naming the sender and message fields of the envelope its channels carry")}
+			}
+			d.List = list
+		default:
+			return nil, []Problem{usage(c, kind, kind.String()+" on a struct field, or "+kind.String()+" From,Msg naming the sender and message fields of the envelope its channels carry")}
 		}
 	case KindIgnore:
 		if len(fields) < 2 {

@@ -23,6 +23,9 @@ type Annotations struct {
 	Comms map[*types.Func]*Comm
 	// Ignores are the //sync:ignore directives.
 	Ignores []*Ignore
+	// Chans maps each struct field annotated //sync:peers or //sync:inbox
+	// (version 2 of the language) to its annotation.
+	Chans map[*types.Var]*ChanField
 	// Problems are the malformed or unresolvable directives; the
 	// syncdirective analyzer reports them.
 	Problems []Problem
@@ -42,6 +45,15 @@ func (a *Annotations) MsgOf(t types.Type) *Msg {
 		return a.Msgs[n.Origin().Obj()]
 	}
 	return nil
+}
+
+// ChanOf returns the //sync:peers or //sync:inbox annotation of the struct
+// field v, or nil.
+func (a *Annotations) ChanOf(v *types.Var) *ChanField {
+	if a == nil || v == nil || len(a.Chans) == 0 {
+		return nil
+	}
+	return a.Chans[v.Origin()]
 }
 
 // CommOf returns the //sync:send or //sync:recv annotation of fn, or nil.

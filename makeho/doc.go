@@ -40,6 +40,36 @@
 // the switch, which may only compute and send, become the next round's
 // Send under that field: the path-guarded send of the paper.
 //
+// A round may also be entered on both paths of an if/else at the top
+// level of the loop body (the coordinator and the participants of 2PC: one
+// path sends what the other receives). The condition is stored in a field
+// where the if is; the statements of each path before its switch make the
+// Send (up to the path's last send) and the Update (the rest) of the
+// current round, those after it the Send and Update of the round entered,
+// each under the field.
+//
+// # Channels
+//
+// Processes that communicate over Go channels are rewritten when the
+// channels are annotated (version 2 of the language): //sync:peers on the
+// field that holds the other processes' inboxes, indexed by process
+// identity, and //sync:inbox on the field that holds the process's own
+// inbox (a channel, or a struct of channels), both optionally naming the
+// sender and message fields of the envelope the channels carry
+// (//sync:inbox From,Msg). A send peers[q] <- m, peers[q].F <- m, or the
+// same in a select with an empty default (a send that may be lost) becomes
+// c.Send(q, m); a range over the table that sends the same message to
+// every entry becomes c.Broadcast(m); a reception loop "for COND { select
+// { case x := <-p.in: BODY; case <-timer.C: break label } }" becomes a
+// loop over the mailbox, a message of the channel's type (or the envelope
+// rebuilt from the mailbox's sender and message) in x. Receptions end on
+// timeouts, which the heard-of sets model, so the timers of the
+// receptions, and every statement that only creates, resets or stops one
+// (a deferred timer.Stop() before the loop included), are dropped. A case
+// <-ctx.Done(): return becomes a test of ctx.Err() before the mailbox is
+// read. Without the annotations, an index into a slice of channels says
+// nothing of the process it reaches, and such code is refused.
+//
 // # What is refused
 //
 // make-HO only rewrites loops on which the ccvet suite reports nothing.
@@ -49,8 +79,9 @@
 // round with no code on any path, more than one send or reception on a
 // path of a round, a nested loop without the outer tags) and what this
 // implementation does not support yet (its diagnostics say "not supported
-// yet: ..."): channel communication, round changes nested deeper than the
-// body of a top-level if,
+// yet: ..."): channels that are not annotated or used otherwise than
+// above, a defer before the loop other than a timer's stop, round changes
+// nested deeper than the body of a top-level if,
 // nested machine calls, sends after the reception of a round, and a few
 // more. It never emits code it cannot vouch for.
 package makeho

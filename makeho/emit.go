@@ -39,8 +39,8 @@ func (g *loopGen) emit() ([]byte, error) {
 
 	// Init, and the start and end of an iteration.
 	var init strings.Builder
-	if len(g.preLoop) > 0 {
-		init.WriteString(g.text(g.preLoop) + "\n")
+	if pre := strings.TrimRight(g.text(g.preLoop), " \t\n"); pre != "" {
+		init.WriteString(pre + "\n")
 	}
 	if g.forStmt != nil && g.forStmt.Init != nil {
 		init.WriteString(g.nodeText(g.forStmt.Init) + "\n")
@@ -59,6 +59,7 @@ func (g *loopGen) emit() ([]byte, error) {
 		fmt.Fprintf(&start, "if %s.%s >= %s.%s {\n%s.halted = true\nreturn\n}\n", m, g.iterField, m, g.itersField, m)
 	}
 	start.WriteString(g.text(g.prologue))
+	start.WriteString(g.forkCond(g.rounds[0]))
 	g.method(&b, "startPhase starts an iteration of the loop: it halts the machine if the\n// loop's condition is false, and runs the code before the first round's send\n// otherwise.", "startPhase()", start.String())
 
 	var end strings.Builder
@@ -87,6 +88,11 @@ func (g *loopGen) emit() ([]byte, error) {
 				parts = append(parts, fmt.Sprintf("if %s.%s {\n%s\n}", m, sp.field, sp.text))
 			}
 		}
+		if r.branch != nil {
+			if t := g.branchText(r.branch, false); t != "" {
+				parts = append(parts, t)
+			}
+		}
 		if len(r.send) > 0 {
 			parts = append(parts, g.text(r.send))
 		}
@@ -97,6 +103,12 @@ func (g *loopGen) emit() ([]byte, error) {
 		g.method(&b, fmt.Sprintf("Send%s is the send function of round %s.", name, r.c.Name()),
 			fmt.Sprintf("Send%s(%s *compho.Ctx)", name, g.cName), send)
 		update := guard + g.text(g.updateOf(i))
+		if r.branch != nil {
+			update = guard + g.branchText(r.branch, true) + "\n" + g.text(g.updateOf(i))
+		}
+		if i+1 < len(g.rounds) {
+			update += g.forkCond(g.rounds[i+1])
+		}
 		doc := fmt.Sprintf("Update%s is the update function of round %s.", name, r.c.Name())
 		if i == len(g.rounds)-1 {
 			update = fmt.Sprintf("defer %s.endPhase() // the iteration ends with this round, whatever path its update takes\n", m) + update
@@ -157,6 +169,11 @@ func (g *loopGen) fields(qual types.Qualifier) []field {
 			}
 		}
 	}
+	for _, r := range g.rounds {
+		if f := r.fork; f != nil {
+			out = append(out, field{f.field, "bool // " + g.nodeText(f.s.Cond) + " at " + lineOf(g.fset, f.s.Pos()) + ": the path of the if/else that enters " + f.c.Name(), false})
+		}
+	}
 	for _, sp := range g.splits {
 		out = append(out, field{sp.field, "bool // " + sp.cond + " at " + lineOf(g.fset, sp.s.Pos()) + ": the path that enters " + sp.c.Name() + " in the if", false})
 	}
@@ -172,6 +189,7 @@ func (g *loopGen) fields(qual types.Qualifier) []field {
 // method writes one method of the machine, binding the loop's receiver to
 // its usual name when the body uses it.
 func (g *loopGen) method(b *bytes.Buffer, doc, sig, body string) {
+	body = strings.TrimRight(body, " \t\n")
 	if g.recv != nil && g.recvPtr && usesName(body, g.recv.Name()) {
 		body = fmt.Sprintf("%s := %s.%s\n", g.recv.Name(), g.mName, g.hoisted[g.recv]) + body
 	}
@@ -252,10 +270,19 @@ func (g *loopGen) apply(start, end int) string {
 	var b strings.Builder
 	cur := start
 	for _, e := range g.edits {
+		if e.text == "" && !e.tail && e.start < end && e.end > start {
+			// A deletion that reaches over the rendered range (a
+			// statement removed with its line, first or last of the
+			// range) deletes what is inside.
+			e.start, e.end = max(e.start, start), min(e.end, end)
+		}
 		if e.start < cur || e.end > end || e.start < start || e.tail && start >= e.start {
 			continue
 		}
 		b.Write(g.src[cur:e.start])
+		if e.lazy != nil {
+			e.text = e.lazy()
+		}
 		b.WriteString(e.text)
 		cur = e.end
 	}

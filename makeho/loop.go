@@ -36,11 +36,20 @@ type loopGen struct {
 	rounds   []*round
 
 	splits    []*splitIf            // the ifs that enter a round on one path
+	forks     map[ast.Stmt]*fork    // the if/else statements that enter a round on both paths
+	forkAfter map[ast.Stmt]bool     // the statements of their paths after the switches
 	tails     map[ast.Stmt]*splitIf // the statements after the switch of a split if
 	inTail    bool                  // findComm and maxPerPath look into tails
 	edits     []edit
 	recvCalls []*ast.CallExpr // the receive calls, rewritten
 	removed   []span          // deleted code: its identifiers do not count
+
+	// Channels (version 2 of the language: //sync:peers, //sync:inbox).
+	peerVars  map[types.Object]*ast.RangeStmt // the value variables of ranges over a peer table
+	timers    map[types.Object]bool           // the variables that only time out receptions
+	cancels   map[*ast.UnaryExpr]ast.Expr     // <-ctx.Done() cases of receptions, to their context
+	preDefers []*ast.DeferStmt                // the deferred timer stops before the loop
+	usedNames map[string]bool                 // names taken in the function, for fresh ones
 
 	// Names chosen for the generated code, free in the function.
 	mName, cName, mboxName, envName string
@@ -62,6 +71,8 @@ type round struct {
 	send   []ast.Stmt
 	update []ast.Stmt
 	guards []*splitIf // sends of the round made inside an if of the previous round
+	fork   *fork      // the if/else whose paths enter the round, if so
+	branch *branch    // the round's share of a fork, if any
 }
 
 // A splitIf is a top-level if statement of the loop body whose body enters
@@ -85,7 +96,8 @@ type splitIf struct {
 type edit struct {
 	start, end int // offsets in the file
 	text       string
-	tail       bool // the removal of a split if's tail: not applied when rendering exactly that range
+	lazy       func() string // if not nil, the text, known only once the variables are hoisted
+	tail       bool          // the removal of a split if's tail: not applied when rendering exactly that range
 }
 
 type span struct{ start, end token.Pos }
@@ -308,14 +320,22 @@ func (g *loopGen) checkPreLoop(s ast.Stmt) error {
 		case *ast.FuncLit:
 			return false
 		case *ast.DeferStmt:
-			err = refuse(n.Pos(), "not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)")
+			// A deferred stop of a timer that only times out receptions
+			// goes with the timer (see timers); any other defer would
+			// have to run when the loop ends, which Init cannot do.
+			if g.timerCall(n.Call) == nil {
+				err = refuse(n.Pos(), "not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)")
+			} else {
+				g.preDefers = append(g.preDefers, n)
+			}
+			return false
 		case *ast.GoStmt:
 			err = refuse(n.Pos(), "not supported yet: go statement before the tagged loop")
 		case *ast.ReturnStmt, *ast.BranchStmt, *ast.LabeledStmt:
 			err = refuse(n.Pos(), "not supported yet: control flow that leaves the function before the tagged loop")
-		case *ast.CallExpr:
-			if c := g.comm(n); c != nil {
-				err = refuse(n.Pos(), "not supported yet: a %s before the tagged loop", c.Kind)
+		default:
+			if k := g.commKind(n); k != 0 {
+				err = refuse(n.Pos(), "not supported yet: a %s before the tagged loop", k)
 			}
 		}
 		return true
@@ -328,37 +348,6 @@ func (g *loopGen) checkPreLoop(s ast.Stmt) error {
 func (g *loopGen) comm(call *ast.CallExpr) *annotations.Comm {
 	fn, _ := calleeOf(g.info, call).(*types.Func)
 	return g.u.ann.CommOf(fn)
-}
-
-// checkChannels refuses channel communication in the loop: only
-// //sync:send and //sync:recv calls are translated.
-func (g *loopGen) checkChannels() error {
-	var err error
-	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
-		if err != nil {
-			return false
-		}
-		var pos token.Pos
-		switch n := n.(type) {
-		case *ast.SendStmt:
-			pos = n.Arrow
-		case *ast.UnaryExpr:
-			if n.Op == token.ARROW {
-				pos = n.OpPos
-			}
-		case *ast.SelectStmt:
-			pos = n.Pos()
-		case *ast.RangeStmt:
-			if _, ok := g.info.TypeOf(n.X).Underlying().(*types.Chan); ok {
-				pos = n.Pos()
-			}
-		}
-		if pos.IsValid() {
-			err = refuse(pos, "not supported yet: channel communication in a tagged loop (make-HO translates calls of //sync:send and //sync:recv functions)")
-		}
-		return true
-	})
-	return err
 }
 
 // isVar reports whether e denotes the synchronization variable v.
@@ -433,6 +422,10 @@ func (g *loopGen) split() error {
 	for _, sp := range g.splits {
 		top[sp.sw] = true
 	}
+	g.findForks(body)
+	for _, f := range g.forks {
+		top[f.sw[0]], top[f.sw[1]] = true, true
+	}
 	// Every write of the round variable must be a top-level switch, or
 	// the switch of a split if.
 	var err error
@@ -489,6 +482,17 @@ func (g *loopGen) split() error {
 		} else {
 			cur.update = append(cur.update, s) // split below
 		}
+		if f := g.forks[s]; f != nil {
+			switch {
+			case cur == nil:
+				return refuse(s.Pos(), "not supported yet: an if/else that enters round %s on both paths before the loop body enters its first round", f.c.Name())
+			case constant.Compare(f.c.Val(), token.LEQ, cur.c.Val()):
+				return refuse(s.Pos(), "more than one phase in one iteration: %s goes back from %s to %s (make-HO needs each iteration of the loop to be one phase)",
+					g.round.Name, cur.c.Name(), f.c.Name())
+			}
+			cur = &round{c: f.c, sw: s, fork: f}
+			g.rounds = append(g.rounds, cur)
+		}
 	}
 	if len(g.rounds) == 0 {
 		return refuse(g.loop.Pos(), "the loop body never sets the round variable %s to one of its constants", g.round.Name)
@@ -537,10 +541,8 @@ func (g *loopGen) findComm(n ast.Node, kind annotations.CommKind) token.Pos {
 		if pos.IsValid() || g.skipTail(n) {
 			return false
 		}
-		if call, ok := n.(*ast.CallExpr); ok {
-			if c := g.comm(call); c != nil && (kind == 0 || c.Kind == kind) {
-				pos = call.Pos()
-			}
+		if k := g.commKind(n); k != 0 && (kind == 0 || k == kind) {
+			pos = n.Pos()
 		}
 		return true
 	})
@@ -552,6 +554,15 @@ func (g *loopGen) findComm(n ast.Node, kind annotations.CommKind) token.Pos {
 func (g *loopGen) splitRound(r *round) error {
 	seg := r.update
 	name := r.c.Name()
+	if r.fork != nil {
+		if f := g.forks[lastOf(seg)]; f != nil {
+			return refuse(f.s.Pos(), "not supported yet: an if/else that enters round %s on both paths right after the one that enters round %s", f.c.Name(), name)
+		}
+		return g.forkRound(r, r.fork)
+	}
+	if f := g.forks[lastOf(seg)]; f != nil {
+		return g.forkShare(r, f, len(seg)-1, seg)
+	}
 	// At most one send and one reception on every path.
 	if pos := g.maxPerPath(seg, annotations.Send); pos.IsValid() {
 		return refuse(pos, "more than one send on a path of round %s (make-HO needs at most one send, possibly to many, per round)", name)
@@ -691,10 +702,8 @@ func (g *loopGen) maxPerPath(stmts []ast.Stmt, kind annotations.CommKind) token.
 			if _, ok := m.(*ast.FuncLit); ok {
 				return false
 			}
-			if call, ok := m.(*ast.CallExpr); ok {
-				if c := g.comm(call); c != nil && c.Kind == kind {
-					k++
-				}
+			if g.commKind(m) == kind {
+				k++
 			}
 			return true
 		})
@@ -708,7 +717,23 @@ func (g *loopGen) maxPerPath(stmts []ast.Stmt, kind annotations.CommKind) token.
 // state of the process, other than a send: Send functions must not.
 func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
 	local := func(e ast.Expr) bool {
-		id, ok := ast.Unparen(e).(*ast.Ident)
+		// A field of a local struct value (ack.Last = p.last) is local
+		// too; through a pointer, slice or map it is not.
+		e = ast.Unparen(e)
+		for {
+			sel, ok := e.(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			if s := g.info.Selections[sel]; s == nil || s.Kind() != types.FieldVal || s.Indirect() {
+				return false
+			}
+			if _, ok := g.info.TypeOf(sel.X).Underlying().(*types.Struct); !ok {
+				return false
+			}
+			e = ast.Unparen(sel.X)
+		}
+		id, ok := e.(*ast.Ident)
 		if !ok {
 			return false
 		}
@@ -742,6 +767,13 @@ func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
 			if c := g.comm(call); c != nil && c.Kind == annotations.Send {
 				// The arguments are expressions; calls in them are
 				// message builders, assumed not to change the state.
+				return false
+			}
+			pos = n.Pos()
+		case *ast.SendStmt:
+			if g.commKind(n) == annotations.Send {
+				// A send to a peer; its operands are expressions, as
+				// the arguments of a //sync:send call.
 				return false
 			}
 			pos = n.Pos()
@@ -857,7 +889,9 @@ func (g *loopGen) targetsLoop(top ast.Stmt, b *ast.BranchStmt) bool {
 func (g *loopGen) branches() error {
 	var stmts []ast.Stmt
 	for _, r := range g.rounds {
+		stmts = append(stmts, forkStmts(r, false)...)
 		stmts = append(stmts, r.send...)
+		stmts = append(stmts, forkStmts(r, true)...)
 		stmts = append(stmts, r.update...)
 	}
 	for _, s := range stmts {
@@ -1032,7 +1066,7 @@ func (g *loopGen) checkTail(sp *splitIf) error {
 // round.
 func (g *loopGen) skipTail(n ast.Node) bool {
 	s, ok := n.(ast.Stmt)
-	return ok && !g.inTail && g.tails[s] != nil
+	return ok && !g.inTail && (g.tails[s] != nil || g.forkAfter[s])
 }
 
 // lastOf returns the last statement of ss, or nil.
@@ -1049,6 +1083,11 @@ func lastOf(ss []ast.Stmt) ast.Stmt {
 // removed from the if. It runs after all other edits.
 func (g *loopGen) splitEdits() {
 	g.sortEdits()
+	for _, r := range g.rounds {
+		if r.fork != nil {
+			r.fork.field = g.freshField("via" + exported(r.c.Name()))
+		}
+	}
 	for _, sp := range g.splits {
 		sp.field = g.freshField("via" + exported(sp.c.Name()))
 		sp.cond = g.nodeText(sp.s.Cond)

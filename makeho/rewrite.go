@@ -19,29 +19,15 @@ func (g *loopGen) chooseNames() error {
 	if g.fn.Type.TypeParams != nil || g.fn.Recv != nil && hasTypeParams(g.fn.Recv.List[0].Type) {
 		return refuse(g.fn.Pos(), "not supported yet: a tagged loop in a generic function")
 	}
-	usedNames := make(map[string]bool)
+	g.usedNames = make(map[string]bool)
 	ast.Inspect(g.fn, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
-			usedNames[id.Name] = true
+			g.usedNames[id.Name] = true
 		}
 		return true
 	})
 	scope := g.u.pass.Pkg.Scope()
-	pick := func(cands ...string) string {
-		for _, c := range cands {
-			if !usedNames[c] && scope.Lookup(c) == nil {
-				usedNames[c] = true
-				return c
-			}
-		}
-		for i := 2; ; i++ {
-			c := cands[0] + strconv.Itoa(i)
-			if !usedNames[c] && scope.Lookup(c) == nil {
-				usedNames[c] = true
-				return c
-			}
-		}
-	}
+	pick := g.fresh
 	g.mName = pick("m", "mc", "hm", "mach")
 	g.cName = pick("c", "hc", "cx")
 	g.mboxName = pick("mbox", "mb", "inbox", "mailbox")
@@ -62,6 +48,25 @@ func (g *loopGen) chooseNames() error {
 	return nil
 }
 
+// fresh returns the first of cands, or cands[0] with a number, that is
+// neither used in the function nor declared in the package, and takes it.
+func (g *loopGen) fresh(cands ...string) string {
+	scope := g.u.pass.Pkg.Scope()
+	for _, c := range cands {
+		if !g.usedNames[c] && scope.Lookup(c) == nil {
+			g.usedNames[c] = true
+			return c
+		}
+	}
+	for i := 2; ; i++ {
+		c := cands[0] + strconv.Itoa(i)
+		if !g.usedNames[c] && scope.Lookup(c) == nil {
+			g.usedNames[c] = true
+			return c
+		}
+	}
+}
+
 func hasTypeParams(recv ast.Expr) bool {
 	if s, ok := recv.(*ast.StarExpr); ok {
 		recv = s.X
@@ -78,11 +83,14 @@ func hasTypeParams(recv ast.Expr) bool {
 // broadcasts; one with an integer argument before the message sends to it.
 func (g *loopGen) sends() error {
 	for _, r := range g.rounds {
-		stmts := r.send
+		stmts := append(forkStmts(r, false), r.send...)
 		for _, sp := range r.guards {
 			stmts = append(append([]ast.Stmt{}, sp.tail...), stmts...)
 		}
 		for _, s := range stmts {
+			if err := g.chanSends(s); err != nil {
+				return err
+			}
 			stmts := make(map[*ast.CallExpr]bool)
 			ast.Inspect(s, func(n ast.Node) bool {
 				if es, ok := n.(*ast.ExprStmt); ok {
@@ -156,7 +164,7 @@ func (g *loopGen) receptions() error {
 	var regions [][]ast.Stmt
 	regions = append(regions, g.preLoop, g.prologue)
 	for i, r := range g.rounds {
-		regions = append(regions, r.send)
+		regions = append(regions, r.send, forkStmts(r, false))
 		if i > 0 {
 			regions = append(regions, r.pre)
 		}
@@ -169,13 +177,16 @@ func (g *loopGen) receptions() error {
 		}
 	}
 	for _, r := range g.rounds {
-		for _, s := range r.update {
+		for _, s := range append(forkStmts(r, true), r.update...) {
 			if err := g.receptionsIn(s); err != nil {
 				return err
 			}
 		}
 	}
 	g.removeDead()
+	if err := g.removeTimers(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -195,6 +206,10 @@ func (g *loopGen) receptionsIn(top ast.Stmt) error {
 				err = g.reception(call, c, path)
 				return false
 			}
+		}
+		if u, ok := n.(*ast.UnaryExpr); ok && g.commKind(u) == annotations.Recv {
+			err = g.chanReception(u, path)
+			return false
 		}
 		path = append(path, n)
 		return true
@@ -628,13 +643,22 @@ func (g *loopGen) regions() [][]ast.Node {
 		init = append(init, g.rangeStmt.X)
 	}
 	start = append(start, stmts(g.prologue)...)
+	if b := g.rounds[0].branch; b != nil && b.f.before == b {
+		start = append(start, b.f.s.Cond)
+	}
 	regions := [][]ast.Node{init, start, end}
 	for i, r := range g.rounds {
-		send := stmts(r.send)
+		send := stmts(r.send, forkStmts(r, false))
 		for _, sp := range r.guards {
 			send = append(send, stmts(sp.tail)...)
 		}
-		regions = append(regions, send, stmts(g.updateOf(i)))
+		update := stmts(forkStmts(r, true), g.updateOf(i))
+		if i+1 < len(g.rounds) {
+			if b := g.rounds[i+1].branch; b != nil && b.f.before == b {
+				update = append(update, b.f.s.Cond)
+			}
+		}
+		regions = append(regions, send, update)
 	}
 	return regions
 }

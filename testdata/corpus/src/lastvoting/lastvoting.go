@@ -22,8 +22,8 @@ import (
 type Proc struct {
 	id      int
 	n       int
-	inbox   *Inbox
-	peers   []*Inbox // peers[q] is the inbox of process q, this one included
+	inbox   *Inbox   //sync:inbox
+	peers   []*Inbox //sync:peers // peers[q] is the inbox of process q, this one included
 	timeout time.Duration
 
 	// Synchronization variables: the tag (phase, step) of the loop in Run.

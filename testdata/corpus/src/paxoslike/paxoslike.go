@@ -34,8 +34,8 @@ type Config struct {
 type Proc struct {
 	id         int
 	n          int
-	in         <-chan transport.Envelope
-	peers      []chan<- transport.Envelope
+	in         <-chan transport.Envelope   //sync:inbox From,Msg
+	peers      []chan<- transport.Envelope //sync:peers From,Msg // by process id
 	newCommand func() string
 	timeout    time.Duration
 

@@ -40,8 +40,8 @@ type Proc struct {
 	id           int
 	coord        int
 	participants []int
-	in           *Inbox
-	peers        []*Inbox
+	in           *Inbox   //sync:inbox
+	peers        []*Inbox //sync:peers // by process id
 	workload     func(txn int) []Op
 	validate     func(ops []Op) bool
 	timeout      time.Duration

@@ -54,8 +54,8 @@ type Msg struct {
 type Proc struct {
 	id      int
 	n       int
-	in      <-chan transport.Envelope   // this process's inbox
-	out     []chan<- transport.Envelope // out[q] is the inbox of process q
+	in      <-chan transport.Envelope   //sync:inbox From,Msg // this process's inbox
+	out     []chan<- transport.Envelope //sync:peers From,Msg // out[q] is the inbox of process q
 	timeout time.Duration
 
 	// Synchronization variables: the tag (phase, step) of the loop in Run.
@@ -159,11 +159,13 @@ func estimateTransition(estimates map[int]int) (x, vote int, hasVote bool) {
 	return x, x, slices.Max(xs) == x
 }
 
-// someVote returns a vote carried by one of the messages, if any (all the
-// votes of a phase are equal when the kernel assumption holds).
+// someVote returns a vote carried by one of the messages, if any: the one
+// of the smallest sender, so that the choice does not depend on the order
+// of a map when the kernel assumption fails and the votes differ (all the
+// votes of a phase are equal when it holds).
 func someVote(votes map[int]Msg) (int, bool) {
-	for _, m := range votes {
-		if m.HasVote {
+	for _, q := range slices.Sorted(maps.Keys(votes)) {
+		if m := votes[q]; m.HasVote {
 			return m.Vote, true
 		}
 	}

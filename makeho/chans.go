@@ -1,0 +1,728 @@
+package makeho
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+)
+
+// Channels. A send on a channel or a receive from one is communication
+// only through the fields annotated //sync:peers and //sync:inbox (version
+// 2 of the language): make-HO must know which process a send goes to,
+// which an index into a slice of channels does not say, and which
+// receives fill the process's mailbox. The translation:
+//
+//	p.peers[q] <- m                        c.Send(compho.PID(q), m)
+//	p.peers[q].Votes <- m                  c.Send(compho.PID(q), m)
+//	select { case p.peers[q] <- m: default: }    c.Send(compho.PID(q), m)
+//	for _, ch := range p.peers { ch <- m }       c.Broadcast(m)
+//
+// where m is the message, or the Msg field of an envelope literal when the
+// table's directive names the envelope's fields; and a reception loop
+//
+//	label:                                 for _, e := range mbox {
+//	for COND {                                     if !COND {
+//		select {                                       break
+//		case x := <-p.in:               →          }
+//			BODY                                   x := <message of e>
+//		case <-timer.C:                            BODY
+//			break label                    }
+//		}
+//	}
+//
+// whose other cases are timeouts: receives from a timer local to the
+// function that leave the reception loop. The lock-step semantics models a
+// timeout by the heard-of set, so the timer and every statement that sets,
+// resets or stops it are dropped.
+
+// commKind returns the kind of communication n is: a call of a //sync:send
+// or //sync:recv function, a send on a channel of a //sync:peers table, or
+// a receive from the process's //sync:inbox; 0 if none.
+func (g *loopGen) commKind(n ast.Node) annotations.CommKind {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		if c := g.comm(n); c != nil {
+			return c.Kind
+		}
+	case *ast.SendStmt:
+		if _, cf := g.peerChan(n.Chan); cf != nil {
+			return annotations.Send
+		}
+	case *ast.UnaryExpr:
+		if n.Op == token.ARROW && g.inboxChan(n.X) != nil {
+			return annotations.Recv
+		}
+	}
+	return 0
+}
+
+// fieldOf returns the field that sel selects, if any.
+func (g *loopGen) fieldOf(sel *ast.SelectorExpr) *types.Var {
+	s := g.info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return nil
+	}
+	v, _ := s.Obj().(*types.Var)
+	return v
+}
+
+func isChan(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
+}
+
+// peerChan returns the process a channel expression sends to and the
+// //sync:peers table it is taken from: peers[q] or peers[q].F gives q; the
+// value variable of a range over the table gives a nil index (every
+// process). cf is nil if ch is not taken from a peer table.
+func (g *loopGen) peerChan(ch ast.Expr) (to ast.Expr, cf *annotations.ChanField) {
+	e := ast.Unparen(ch)
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if f := g.fieldOf(sel); f != nil && g.u.ann.ChanOf(f) == nil && isChan(f.Type()) {
+			e = ast.Unparen(sel.X) // a channel of the peer's inbox struct
+		}
+	}
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok {
+			if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil && cf.Role == annotations.Peers {
+				return x.Index, cf
+			}
+		}
+	case *ast.Ident:
+		if rng := g.peerVars[g.info.Uses[x]]; rng != nil {
+			sel := ast.Unparen(rng.X).(*ast.SelectorExpr)
+			return nil, g.u.ann.ChanOf(g.fieldOf(sel))
+		}
+	}
+	return nil, nil
+}
+
+// peerTable returns the //sync:peers annotation of the table a range
+// statement ranges over, if any.
+func (g *loopGen) peerTable(rng *ast.RangeStmt) *annotations.ChanField {
+	sel, ok := ast.Unparen(rng.X).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil && cf.Role == annotations.Peers {
+		return cf
+	}
+	return nil
+}
+
+// inboxChan returns the //sync:inbox annotation of the channel ch if ch
+// is a channel of the inbox of the process whose tag the loop has: p.in,
+// or p.inbox.F for an inbox struct.
+func (g *loopGen) inboxChan(ch ast.Expr) *annotations.ChanField {
+	sel, ok := ast.Unparen(ch).(*ast.SelectorExpr)
+	if !ok || !isChan(g.info.TypeOf(sel)) {
+		return nil
+	}
+	if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil {
+		if cf.Role == annotations.Inbox && g.ownChannel(sel) {
+			return cf
+		}
+		return nil
+	}
+	inner, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok || g.fieldOf(sel) == nil {
+		return nil
+	}
+	if cf := g.u.ann.ChanOf(g.fieldOf(inner)); cf != nil && cf.Role == annotations.Inbox && g.ownChannel(inner) {
+		return cf
+	}
+	return nil
+}
+
+// ownChannel reports whether the field selection sel is made on the
+// variable the loop's tag starts from (p.in for the tag p.phase,p.step,
+// embedded fields included): the inbox of another process (p.next.in) is
+// not this process's mailbox.
+func (g *loopGen) ownChannel(sel *ast.SelectorExpr) bool {
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && g.info.Uses[id] == g.phase.Root
+}
+
+// checkChannels refuses channel operations make-HO cannot place: sends on
+// channels that are not in a //sync:peers table, receives from channels
+// that are neither the process's //sync:inbox nor timeouts of a reception,
+// ranges over channels and other selects. It records the timers and the
+// value variables of ranges over peer tables.
+func (g *loopGen) checkChannels() error {
+	g.peerVars = make(map[types.Object]*ast.RangeStmt)
+	g.timers = make(map[types.Object]bool)
+	g.cancels = make(map[*ast.UnaryExpr]ast.Expr)
+	timeouts := make(map[*ast.UnaryExpr]bool)
+	var err error
+	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.RangeStmt:
+			if isChan(g.info.TypeOf(n.X)) {
+				err = refuse(n.Pos(), "not supported yet: a range over a channel in a tagged loop (make-HO translates receives from the //sync:inbox in a select with timeouts)")
+			} else if g.peerTable(n) != nil {
+				if id, ok := n.Value.(*ast.Ident); ok && n.Tok == token.DEFINE {
+					g.peerVars[g.info.Defs[id]] = n
+				}
+			}
+		case *ast.SendStmt:
+			if g.commKind(n) != annotations.Send {
+				err = refuse(n.Arrow, "not supported yet: a send on a channel that is not taken from a //sync:peers table (make-HO must know which process receives it)")
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && g.commKind(n) != annotations.Recv && !timeouts[n] {
+				err = refuse(n.OpPos, "not supported yet: a receive from a channel that is neither the process's //sync:inbox nor the timeout of a reception (make-HO needs to know which receives fill the mailbox)")
+			}
+		case *ast.SelectStmt:
+			err = g.checkSelect(n, timeouts)
+		}
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, d := range g.preDefers {
+		if v := g.timerCall(d.Call); v == nil || !g.timers[v] {
+			return refuse(d.Pos(), "not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)")
+		}
+	}
+	return nil
+}
+
+// checkSelect checks a select of the loop: a reception (one case receives
+// from the inbox, the others are timeouts) or a send to a peer (one send
+// case and an empty default). The timeouts' receives go to timeouts and
+// their variables to g.timers.
+func (g *loopGen) checkSelect(s *ast.SelectStmt, timeouts map[*ast.UnaryExpr]bool) error {
+	var recvs, sends int
+	for _, st := range s.Body.List {
+		cc := st.(*ast.CommClause)
+		switch c := cc.Comm.(type) {
+		case *ast.SendStmt:
+			sends++
+		case *ast.AssignStmt:
+			if u, ok := ast.Unparen(c.Rhs[0]).(*ast.UnaryExpr); ok && g.commKind(u) == annotations.Recv {
+				recvs++
+			}
+		case *ast.ExprStmt:
+			if u, ok := ast.Unparen(c.X).(*ast.UnaryExpr); ok && g.commKind(u) == annotations.Recv {
+				recvs++
+			}
+		}
+	}
+	switch {
+	case recvs == 1 && sends == 0:
+		for _, st := range s.Body.List {
+			cc := st.(*ast.CommClause)
+			es, ok := cc.Comm.(*ast.ExprStmt)
+			if !ok {
+				continue
+			}
+			u, ok := ast.Unparen(es.X).(*ast.UnaryExpr)
+			if !ok || g.commKind(u) == annotations.Recv {
+				continue
+			}
+			timeouts[u] = true
+			if ctx := g.doneOf(u.X); ctx != nil {
+				g.cancels[u] = ctx
+				continue
+			}
+			var bad ast.Node
+			ast.Inspect(u.X, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					if v := g.localVar(id); v != nil {
+						if v.Pos() < g.fn.Body.Pos() {
+							bad = id // a parameter: the caller's, not a timer of the function
+						}
+						g.timers[v] = true
+					}
+				}
+				if _, ok := n.(*ast.CallExpr); ok {
+					bad = n
+				}
+				return bad == nil
+			})
+			if bad != nil {
+				return refuse(u.Pos(), "not supported yet: a reception that ends on %s, which is not a timer of the function (make-HO reads the other cases of a reception as timeouts, which the heard-of sets model)",
+					types.ExprString(u.X))
+			}
+		}
+		return nil
+	case recvs == 0 && sends == 1:
+		for _, st := range s.Body.List {
+			cc := st.(*ast.CommClause)
+			if len(cc.Body) > 0 || cc.Comm != nil && !isSendStmt(cc.Comm) {
+				return refuse(cc.Pos(), "not supported yet: a select around a send to a peer with another case or a case body (make-HO handles select { case ch <- m: default: }, a send that may be lost)")
+			}
+		}
+		return nil
+	case recvs == 0 && sends == 0:
+		return refuse(s.Pos(), "not supported yet: a select that neither receives from the process's //sync:inbox nor sends to a //sync:peers table")
+	}
+	return refuse(s.Pos(), "not supported yet: a select with %d receives from the inbox and %d sends (make-HO handles one reception with timeouts, or one send with an empty default)", recvs, sends)
+}
+
+// doneOf returns ctx if e is ctx.Done() for a context.Context ctx that is
+// a parameter of the function or a field of its receiver.
+func (g *loopGen) doneOf(e ast.Expr) ast.Expr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Done" {
+		return nil
+	}
+	if t := g.info.TypeOf(sel.X); t == nil || types.TypeString(t, nil) != "context.Context" {
+		return nil
+	}
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.Ident:
+		if v := g.localVar(x); v != nil && v.Pos() < g.fn.Body.Pos() {
+			return x
+		}
+	case *ast.SelectorExpr:
+		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && g.recv != nil && g.info.Uses[id] == g.recv {
+			return x
+		}
+	}
+	return nil
+}
+
+func isSendStmt(s ast.Stmt) bool {
+	_, ok := s.(*ast.SendStmt)
+	return ok
+}
+
+// timerCall returns the local variable x of a call x.M(args) whose
+// arguments call nothing, as a deferred timer.Stop(); nil otherwise.
+func (g *loopGen) timerCall(call *ast.CallExpr) *types.Var {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok || !callFree(call.Args...) {
+		return nil
+	}
+	return g.localVar(id)
+}
+
+// callFree reports whether the expressions call no function (conversions
+// included, for simplicity).
+func callFree(es ...ast.Expr) bool {
+	ok := true
+	for _, e := range es {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if _, isCall := n.(*ast.CallExpr); isCall {
+				ok = false
+			}
+			if _, isLit := n.(*ast.FuncLit); isLit {
+				ok = false
+			}
+			return ok
+		})
+	}
+	return ok
+}
+
+// timerInit reports whether e creates a timer or a timeout channel: a call
+// of a function of package time whose arguments call nothing.
+func (g *loopGen) timerInit(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || !callFree(call.Args...) {
+		return false
+	}
+	fn, ok := calleeOf(g.info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Signature().Recv() == nil
+}
+
+// removeTimers removes the statements that create, reset or stop the
+// timers of the receptions. A timer used otherwise is refused: its value
+// could reach the algorithm's state.
+func (g *loopGen) removeTimers() error {
+	if len(g.timers) == 0 {
+		return nil
+	}
+	var path []ast.Node
+	var err error
+	done := make(map[ast.Stmt]bool)
+	ast.Inspect(g.fn.Body, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		if n == nil {
+			path = path[:len(path)-1]
+			return false
+		}
+		path = append(path, n)
+		id, ok := n.(*ast.Ident)
+		if !ok || g.isRemoved(id.Pos()) {
+			return true
+		}
+		v := g.info.ObjectOf(id)
+		if !g.timers[v] {
+			return true
+		}
+		var stmt ast.Stmt
+		for i := len(path) - 2; i >= 0; i-- {
+			if s, ok := path[i].(ast.Stmt); ok {
+				stmt = s
+				break
+			}
+		}
+		if done[stmt] {
+			return true
+		}
+		if !g.timerStmt(stmt, v) {
+			err = refuse(id.Pos(), "not supported yet: %s times out a reception but is used other than to create, reset or stop it (make-HO drops the timers of receptions)", id.Name)
+			return false
+		}
+		done[stmt] = true
+		g.removeStmt(stmt)
+		return true
+	})
+	return err
+}
+
+// timerStmt reports whether s only creates, resets or stops the timer v.
+func (g *loopGen) timerStmt(s ast.Stmt, v types.Object) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && g.info.ObjectOf(id) == v
+	}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		return len(s.Lhs) == 1 && len(s.Rhs) == 1 && is(s.Lhs[0]) && (s.Tok == token.DEFINE || s.Tok == token.ASSIGN) && g.timerInit(s.Rhs[0])
+	case *ast.DeclStmt:
+		gd := s.Decl.(*ast.GenDecl)
+		if gd.Tok != token.VAR || len(gd.Specs) != 1 {
+			return false
+		}
+		vs := gd.Specs[0].(*ast.ValueSpec)
+		return len(vs.Names) == 1 && is(vs.Names[0]) && (len(vs.Values) == 0 || g.timerInit(vs.Values[0]))
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		return ok && g.timerCall(call) == v
+	case *ast.DeferStmt:
+		return g.timerCall(s.Call) == v
+	}
+	return false
+}
+
+// cut replaces source by text and marks it deleted, so that its
+// identifiers do not count.
+func (g *loopGen) cut(start, end token.Pos, text string) {
+	g.replace(start, end, text)
+	g.removed = append(g.removed, span{start, end})
+}
+
+// chanSends translates the sends to peers in s.
+func (g *loopGen) chanSends(s ast.Stmt) error {
+	var err error
+	ast.Inspect(s, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.RangeStmt:
+			if cf := g.peerTable(n); cf != nil && g.hasPeerSend(n) {
+				err = g.broadcast(n, cf)
+				return false
+			}
+		case *ast.SelectStmt:
+			if g.hasPeerSend(n) {
+				send := n.Body.List[0].(*ast.CommClause).Comm
+				for _, st := range n.Body.List {
+					if c := st.(*ast.CommClause).Comm; c != nil {
+						send = c
+					}
+				}
+				err = g.peerSend(n, send.(*ast.SendStmt))
+				return false
+			}
+		case *ast.SendStmt:
+			err = g.peerSend(n, n)
+			return false
+		}
+		return true
+	})
+	return err
+}
+
+func (g *loopGen) hasPeerSend(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if s, ok := m.(*ast.SendStmt); ok && g.commKind(s) == annotations.Send {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// message returns the message a send on a channel of cf sends: the value,
+// or the Msg field of an envelope literal.
+func (g *loopGen) message(v ast.Expr, cf *annotations.ChanField) (ast.Expr, error) {
+	if cf.From == nil {
+		return v, nil
+	}
+	lit, ok := ast.Unparen(v).(*ast.CompositeLit)
+	if !ok {
+		return nil, refuse(v.Pos(), "not supported yet: a send of an envelope that is not a composite literal %s{%s: ..., %s: ...}",
+			types.TypeString(g.info.TypeOf(v), g.qualifier()), cf.From.Name(), cf.Msg.Name())
+	}
+	var msg ast.Expr
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return nil, refuse(el.Pos(), "not supported yet: an envelope literal without field names")
+		}
+		switch k := kv.Key.(*ast.Ident); k.Name {
+		case cf.Msg.Name():
+			msg = kv.Value
+		case cf.From.Name():
+		default:
+			return nil, refuse(kv.Pos(), "not supported yet: an envelope field other than %s and %s (the mailbox carries only the sender and the message)", cf.From.Name(), cf.Msg.Name())
+		}
+	}
+	if msg == nil {
+		return nil, refuse(lit.Pos(), "not supported yet: an envelope literal without its %s field", cf.Msg.Name())
+	}
+	return msg, nil
+}
+
+// peerSend translates stmt, the send s or a select around it, into
+// c.Send to the index of the peer table.
+func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
+	to, cf := g.peerChan(s.Chan)
+	if cf == nil {
+		return refuse(s.Arrow, "not supported yet: a send on a channel that is not taken from a //sync:peers table (make-HO must know which process receives it)")
+	}
+	if to == nil {
+		return refuse(s.Pos(), "not supported yet: a send to an entry of a peer table, in a range over it, that is not the range's only statement")
+	}
+	msg, err := g.message(s.Value, cf)
+	if err != nil {
+		return err
+	}
+	g.cut(stmt.Pos(), to.Pos(), g.cName+".Send(compho.PID(")
+	g.cut(to.End(), msg.Pos(), "), ")
+	g.cut(msg.End(), stmt.End(), ")")
+	return nil
+}
+
+// broadcast translates a range over a peer table whose only statement
+// sends one message to the entry into c.Broadcast: the table holds the
+// inbox of every process, by the directive.
+func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error {
+	bad := refuse(rng.Pos(), "not supported yet: a range over the peer table %s other than one send of the same message to every entry (for _, ch := range peers { ch <- m })", types.ExprString(rng.X))
+	if k, ok := rng.Key.(*ast.Ident); rng.Key != nil && (!ok || k.Name != "_") || len(rng.Body.List) != 1 {
+		return bad
+	}
+	var send *ast.SendStmt
+	switch s := rng.Body.List[0].(type) {
+	case *ast.SendStmt:
+		send = s
+	case *ast.SelectStmt:
+		for _, st := range s.Body.List {
+			if c, ok := st.(*ast.CommClause).Comm.(*ast.SendStmt); ok {
+				send = c
+			}
+		}
+	}
+	if send == nil {
+		return bad
+	}
+	if to, cf2 := g.peerChan(send.Chan); cf2 != cf || to != nil {
+		return bad
+	}
+	q := g.info.Defs[rng.Value.(*ast.Ident)]
+	msg, err := g.message(send.Value, cf)
+	if err != nil {
+		return err
+	}
+	uses := false
+	ast.Inspect(msg, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && g.info.Uses[id] == q {
+			uses = true
+		}
+		return true
+	})
+	if uses {
+		return bad
+	}
+	g.cut(rng.Pos(), msg.Pos(), g.cName+".Broadcast(")
+	g.cut(msg.End(), rng.End(), ")")
+	return nil
+}
+
+// chanReception rewrites the reception loop around the receive u from the
+// inbox, whose enclosing nodes are path (see the comment at the top).
+func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
+	notLoop := refuse(u.Pos(), "not supported yet: a receive from the inbox that is not a reception loop (label: for COND { select { case m := <-inbox: ...; case <-timer: break label } })")
+	n := len(path)
+	if n < 6 {
+		return notLoop
+	}
+	as, ok1 := path[n-1].(*ast.AssignStmt)
+	cc, ok2 := path[n-2].(*ast.CommClause)
+	sel, ok3 := path[n-4].(*ast.SelectStmt)
+	loop, ok4 := path[n-6].(*ast.ForStmt)
+	if !ok1 || !ok2 || !ok3 || !ok4 || cc.Comm != as || len(as.Lhs) != 1 || len(as.Rhs) != 1 ||
+		len(loop.Body.List) != 1 || loop.Body.List[0] != sel || loop.Init != nil || loop.Post != nil {
+		return notLoop
+	}
+	var cancels []ast.Expr
+	var labeled *ast.LabeledStmt
+	if n >= 7 {
+		if l, ok := path[n-7].(*ast.LabeledStmt); ok && l.Stmt == loop {
+			labeled = l
+		}
+	}
+	for _, st := range sel.Body.List {
+		c := st.(*ast.CommClause)
+		if c == cc {
+			continue
+		}
+		if c.Comm == nil {
+			return refuse(c.Pos(), "not supported yet: a default case in a reception select (the reception would not wait for its messages)")
+		}
+		if u2, ok := ast.Unparen(c.Comm.(*ast.ExprStmt).X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
+			r, ok := lastOf(c.Body).(*ast.ReturnStmt)
+			if len(c.Body) != 1 || !ok || len(r.Results) != 0 || g.fn.Type.Results != nil {
+				return refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)")
+			}
+			cancels = append(cancels, g.cancels[u2])
+			continue
+		}
+		if !g.leaves(c, labeled) {
+			return refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)")
+		}
+	}
+	cf := g.inboxChan(u.X)
+	elem := g.info.TypeOf(u.X).Underlying().(*types.Chan).Elem()
+	qual := g.qualifier()
+	env := g.envName
+	var pre, val string
+	assert := func(t types.Type) string {
+		if it, ok := t.Underlying().(*types.Interface); ok && it.Empty() {
+			return env + ".Msg"
+		}
+		name, okName := g.fresh("msg", "mg"), g.fresh("ok", "isMsg")
+		pre = fmt.Sprintf("%s, %s := %s.Msg.(%s)\nif !%s {\ncontinue // a message of another type: not read from this channel\n}\n", name, okName, env, types.TypeString(t, qual), okName)
+		return name
+	}
+	if cf.From != nil {
+		st := elem.Underlying().(*types.Struct)
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f != cf.From && f != cf.Msg {
+				return refuse(u.Pos(), "not supported yet: the envelope %s has a field %s besides %s and %s, which the mailbox does not carry",
+					types.TypeString(elem, qual), f.Name(), cf.From.Name(), cf.Msg.Name())
+			}
+		}
+		m := assert(cf.Msg.Type())
+		val = fmt.Sprintf("%s{%s: %s(%s.From), %s: %s}", types.TypeString(elem, qual), cf.From.Name(), types.TypeString(cf.From.Type(), qual), env, cf.Msg.Name(), m)
+	} else {
+		val = assert(elem)
+	}
+	g.mailboxHeader(loop)
+	if len(cancels) > 0 {
+		// A process whose context is done when the round's update
+		// starts returns, as the asynchronous one may when the
+		// cancellation is ready before its first receive.
+		for i := range g.edits {
+			if h := &g.edits[i]; h.start == g.off(loop.For) {
+				head := h.text
+				h.lazy = func() string {
+					var b strings.Builder
+					for _, ctx := range cancels {
+						fmt.Fprintf(&b, "if %s.Err() != nil {\n%s.halted = true\nreturn\n}\n", g.exprText(ctx), g.mName)
+					}
+					return b.String() + head
+				}
+			}
+		}
+	}
+	g.cut(sel.Pos(), as.Pos(), pre)
+	g.cut(u.Pos(), u.End(), val)
+	g.cut(as.End(), cc.Colon+1, "")
+	end := g.trailEnd(cc.End())
+	g.edits = append(g.edits, edit{start: end, end: g.off(sel.End())})
+	g.removed = append(g.removed, span{token.Pos(g.base + end), sel.End()})
+	// An unlabeled break of the case left the select, that is, went on
+	// with the next message.
+	for _, s := range cc.Body {
+		g.selectBreaks(s)
+	}
+	if labeled != nil {
+		used := false
+		ast.Inspect(loop, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BranchStmt); ok && b.Label != nil && b.Label.Name == labeled.Label.Name && !g.isRemoved(b.Pos()) {
+				used = true
+			}
+			return true
+		})
+		if !used {
+			g.cut(labeled.Pos(), loop.Pos(), "")
+		}
+	}
+	return nil
+}
+
+// leaves reports whether the only statement of the case c leaves the
+// reception loop labeled (a timeout; a cancellation that only stops the
+// reception is one too).
+func (g *loopGen) leaves(c *ast.CommClause, labeled *ast.LabeledStmt) bool {
+	b, ok := lastOf(c.Body).(*ast.BranchStmt)
+	return len(c.Body) == 1 && ok && b.Tok == token.BREAK && b.Label != nil && labeled != nil && b.Label.Name == labeled.Label.Name
+}
+
+// exprText renders a parameter or a field of the receiver as the
+// machine's methods name it.
+func (g *loopGen) exprText(e ast.Expr) string {
+	if id, ok := e.(*ast.Ident); ok {
+		if v := g.localVar(id); v != nil {
+			if name, ok := g.hoisted[v]; ok {
+				return g.mName + "." + name
+			}
+		}
+	}
+	return types.ExprString(e)
+}
+
+// selectBreaks turns the unlabeled breaks of s that leave the select
+// around it into continues.
+func (g *loopGen) selectBreaks(s ast.Node) {
+	switch s := s.(type) {
+	case *ast.BranchStmt:
+		if s.Tok == token.BREAK && s.Label == nil {
+			g.replace(s.Pos(), s.End(), "continue")
+		}
+	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.FuncLit:
+		return // its breaks are its own
+	default:
+		ast.Inspect(s, func(n ast.Node) bool {
+			if n == s {
+				return true
+			}
+			switch n.(type) {
+			case *ast.BranchStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.FuncLit:
+				g.selectBreaks(n)
+				return false
+			}
+			return true
+		})
+	}
+}
