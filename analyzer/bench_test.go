@@ -56,11 +56,13 @@ func BenchmarkCorpus(b *testing.B) {
 		b.Fatal("corpus does not load")
 	}
 	run := func(b *testing.B, pkgs []*packages.Package) {
+		start := cpuTime()
 		for b.Loop() {
 			if _, err := checker.Analyze(analyzer.Suite, pkgs, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 	}
 	b.Run("all", func(b *testing.B) { run(b, all) })
 	for _, p := range all {

@@ -82,7 +82,7 @@ func (e *engine) atomicCall(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Ca
 			}
 		}
 		if _, info := st.tainted(e.term(fr, st, delta)); info != nil {
-			st.taint[t] = info
+			st.mutTaint()[t] = info
 		}
 		e.storeTerm(fr, b, st, op.addr, t, in.Type(), false, pos)
 	case "CompareAndSwap":
@@ -114,13 +114,13 @@ func (e *engine) atomicCall(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Ca
 		nv := term(fmt.Sprintf("s:%s@%d", strings.ToLower(op.kind), pos))
 		if i >= 0 && isUnsigned(in.Type()) {
 			if op.kind == "Or" {
-				st.fs = st.fs.with(mkFact(st.cur[i], token.LEQ, nv))
+				st.add(mkFact(st.cur[i], token.LEQ, nv))
 			} else {
-				st.fs = st.fs.with(mkFact(nv, token.LEQ, st.cur[i]))
+				st.add(mkFact(nv, token.LEQ, st.cur[i]))
 			}
 		}
 		if _, info := st.tainted(e.term(fr, st, op.args[0])); info != nil {
-			st.taint[nv] = info
+			st.mutTaint()[nv] = info
 		}
 		e.storeTerm(fr, b, st, op.addr, nv, in.Type(), false, pos)
 	}

@@ -169,7 +169,7 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		if prev != nil {
 			ni.msg, ni.ptr, ni.elem = prev.msg, prev.ptr, joinElem(prev.elem, ei)
 		}
-		st.taint[coll] = ni
+		st.mutTaint()[coll] = ni
 	}
 	if debug {
 		fmt.Printf("mailboxStore %v: msg %s term %s ge=%v eq=%v less=%v cur=%v\n  facts %v\n", e.pass.Fset.Position(pos), name, mt, ge, eq, maybeLess, st.cur, st.fs)
@@ -259,7 +259,7 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	common := in.Common()
 	own := string(e.term(fr, nil, in))
 	st.redefine(own)
-	delete(st.alias, own)
+	delete(st.mutAlias(), own)
 	if bi, ok := common.Value.(*ssa.Builtin); ok {
 		e.builtin(fr, st, in, bi)
 		return []*pstate{st}
@@ -316,17 +316,17 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 			}
 		}
 		if res != nil {
-			st.taint[t] = res
+			st.mutTaint()[t] = res
 		}
 		// Appending a non-empty varargs slice gives a non-empty slice, of
 		// exactly as many elements when the slice was empty.
 		if args := in.Call.Args; len(args) == 2 {
 			if sl, ok := args[1].(*ssa.Slice); ok {
 				if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
-					st.fs = st.fs.with(mkFact(term("c:0"), token.LSS, t+"#len"))
+					st.add(mkFact(term("c:0"), token.LSS, t+"#len"))
 					if arr, ok := derefType(a.Type()).Underlying().(*types.Array); ok &&
 						st.fs.cmp(e.term(fr, st, args[0])+"#len", "c:0") == relEQ {
-						st.fs = st.fs.with(mkFact(t+"#len", token.EQL, term("c:"+strconv.FormatInt(arr.Len(), 10))))
+						st.add(mkFact(t+"#len", token.EQL, term("c:"+strconv.FormatInt(arr.Len(), 10))))
 					}
 				}
 			}
@@ -337,10 +337,10 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 	case "len":
 		if len(in.Call.Args) == 1 {
 			l := term(string(e.term(fr, st, in.Call.Args[0])) + "#len")
-			st.fs = st.fs.with(mkFact(t, token.EQL, l))
-			st.fs = st.fs.with(mkFact(term("c:0"), token.LEQ, l))
+			st.add(mkFact(t, token.EQL, l))
+			st.add(mkFact(term("c:0"), token.LEQ, l))
 			if c, ok := in.Call.Args[0].(*ssa.Const); ok && c.IsNil() {
-				st.fs = st.fs.with(mkFact(l, token.EQL, term("c:0")))
+				st.add(mkFact(l, token.EQL, term("c:0")))
 			}
 		}
 	case "max", "min":
@@ -350,12 +350,12 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 		for _, a := range in.Call.Args {
 			at := e.term(fr, st, a)
 			if _, info := st.tainted(at); info != nil && bi.Name() == "max" {
-				st.taint[t] = info
+				st.mutTaint()[t] = info
 			}
 			if bi.Name() == "max" {
-				st.fs = st.fs.with(mkFact(at, token.LEQ, t))
+				st.add(mkFact(at, token.LEQ, t))
 			} else {
-				st.fs = st.fs.with(mkFact(t, token.LEQ, at))
+				st.add(mkFact(t, token.LEQ, at))
 			}
 		}
 	}
@@ -419,16 +419,16 @@ func (e *engine) inline(fr *frame, st *pstate, in *ssa.Call, callee *ssa.Functio
 		switch len(vals) {
 		case 0:
 		case 1:
-			r.alias[own] = vals[0]
+			r.mutAlias()[own] = vals[0]
 		default:
 			tup := "s:ret@" + sub.ctx
-			r.alias[own] = term(tup)
+			r.mutAlias()[own] = term(tup)
 			for j, v := range vals {
 				name := term(tup + "#" + strconv.Itoa(j))
 				if _, info := r.tainted(v); info != nil {
-					r.taint[name] = info
+					r.mutTaint()[name] = info
 				}
-				r.fs = r.fs.with(mkFact(name, token.EQL, v))
+				r.add(mkFact(name, token.EQL, v))
 			}
 		}
 		out = append(out, r)

@@ -48,6 +48,8 @@ type engine struct {
 	entry   *entry
 	// scratch is project's working space.
 	scratch *projectScratch
+	// live caches the liveness of the functions interpreted.
+	live map[*ssa.Function]liveness
 }
 
 // varLoc says where a synchronization variable lives in SSA.

@@ -40,6 +40,13 @@ type pstate struct {
 	// the number of paths: what it lacks is then not evidence of a
 	// violation.
 	widened bool
+	// fsOwned is set when no other state shares fs's array, so that add
+	// may append to it in place.
+	fsOwned bool
+	// shared says which of the maps alias, taint and conds other states
+	// share (after a clone): they are written through mutAlias, mutTaint
+	// and mutConds, which copy them first.
+	shared uint8
 	// conds maps the terms of boolean values computed by comparisons (in
 	// inlined predicates, or merged by phis) to those comparisons.
 	conds map[term]fact
@@ -61,22 +68,63 @@ type pendingJump struct {
 
 func (st *pstate) clone() *pstate {
 	c := *st
+	st.fsOwned, c.fsOwned = false, false // they share fs now
 	c.cur = append([]term(nil), st.cur...)
 	c.old = append([]term(nil), st.old...)
 	c.set = append([]token.Pos(nil), st.set...)
-	c.alias = make(map[string]term, len(st.alias))
-	for k, v := range st.alias {
-		c.alias[k] = v
-	}
-	c.taint = make(map[term]*taintInfo, len(st.taint))
-	for k, v := range st.taint {
-		c.taint[k] = v
-	}
-	c.conds = make(map[term]fact, len(st.conds))
-	for k, v := range st.conds {
-		c.conds[k] = v
-	}
+	// The maps too are shared until one of the states writes to them.
+	st.shared, c.shared = sharedAll, sharedAll
 	return &c
+}
+
+// Bits of pstate.shared.
+const (
+	sharedAlias uint8 = 1 << iota
+	sharedTaint
+	sharedConds
+	sharedAll = sharedAlias | sharedTaint | sharedConds
+)
+
+// mutAlias returns st.alias for writing, copying it first if another
+// state shares it.
+func (st *pstate) mutAlias() map[string]term {
+	if st.shared&sharedAlias != 0 || st.alias == nil {
+		m := make(map[string]term, len(st.alias)+1)
+		for k, v := range st.alias {
+			m[k] = v
+		}
+		st.alias = m
+		st.shared &^= sharedAlias
+	}
+	return st.alias
+}
+
+// mutTaint returns st.taint for writing, copying it first if another
+// state shares it.
+func (st *pstate) mutTaint() map[term]*taintInfo {
+	if st.shared&sharedTaint != 0 || st.taint == nil {
+		m := make(map[term]*taintInfo, len(st.taint)+1)
+		for k, v := range st.taint {
+			m[k] = v
+		}
+		st.taint = m
+		st.shared &^= sharedTaint
+	}
+	return st.taint
+}
+
+// mutConds returns st.conds for writing, copying it first if another
+// state shares it.
+func (st *pstate) mutConds() map[term]fact {
+	if st.shared&sharedConds != 0 || st.conds == nil {
+		m := make(map[term]fact, len(st.conds)+1)
+		for k, v := range st.conds {
+			m[k] = v
+		}
+		st.conds = m
+		st.shared &^= sharedConds
+	}
+	return st.conds
 }
 
 func (st *pstate) key() string {
@@ -148,9 +196,26 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 	}
 }
 
+// add adds f to the facts (st.fs = st.fs.with(f), without copying the
+// facts at every addition): the first addition after a clone copies them,
+// with room to spare, and the next ones append in place.
+func (st *pstate) add(f fact) {
+	for _, g := range st.fs {
+		if g == f {
+			return
+		}
+	}
+	if !st.fsOwned || len(st.fs) == cap(st.fs) {
+		fs := make(facts, len(st.fs), len(st.fs)+4)
+		copy(fs, st.fs)
+		st.fs, st.fsOwned = fs, true
+	}
+	st.fs = append(st.fs, f)
+}
+
 // addFact adds a op b and reports whether the state stays consistent.
 func (st *pstate) addFact(a term, op token.Token, b term) bool {
-	st.fs = st.fs.with(mkFact(a, op, b))
+	st.add(mkFact(a, op, b))
 	return st.fs.consistent()
 }
 
@@ -220,7 +285,7 @@ func (st *pstate) redefine(base string) {
 			}
 			*t = name
 			for _, f := range add {
-				st.fs = st.fs.with(f)
+				st.add(f)
 			}
 		}
 	}
@@ -231,7 +296,7 @@ func (st *pstate) redefine(base string) {
 	}
 	for k := range st.conds {
 		if k.base() == base || k.base() == primed {
-			delete(st.conds, k)
+			delete(st.mutConds(), k)
 		}
 	}
 	taint := make(map[term]*taintInfo, len(st.taint))
@@ -242,8 +307,9 @@ func (st *pstate) redefine(base string) {
 		taint[renameTerm(k, base, primed)] = v
 	}
 	st.taint = taint
+	st.shared &^= sharedTaint
 	for k, v := range st.alias {
-		st.alias[k] = renameTerm(v, base, primed)
+		st.mutAlias()[k] = renameTerm(v, base, primed)
 	}
 }
 
@@ -394,7 +460,10 @@ func (e *engine) leave(fr *frame, b *ssa.BasicBlock, st *pstate, loopFrame bool,
 	switch last := last.(type) {
 	case *ssa.If:
 		for i, succ := range b.Succs {
-			s := st.clone()
+			s := st
+			if i < len(b.Succs)-1 {
+				s = st.clone() // st itself serves the last successor
+			}
 			if !e.branch(fr, s, last.Cond, i == 0) {
 				continue // infeasible
 			}
@@ -533,19 +602,19 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		own := e.term(fr, nil, a.phi)
 		if isCollection(a.phi.Type()) {
 			if a.val == "c:nil" {
-				st.fs = st.fs.with(mkFact(own+"#len", token.EQL, term("c:0")))
+				st.add(mkFact(own+"#len", token.EQL, term("c:0")))
 			} else {
-				st.fs = st.fs.with(mkFact(own+"#len", token.EQL, a.val+"#len"))
+				st.add(mkFact(own+"#len", token.EQL, a.val+"#len"))
 			}
 		}
 		if isTracked(a.phi.Type()) {
-			st.fs = st.fs.with(mkFact(own, token.EQL, a.val))
+			st.add(mkFact(own, token.EQL, a.val))
 		}
 		if a.tnt != nil {
-			st.taint[own] = a.tnt
+			st.mutTaint()[own] = a.tnt
 		}
 		if c, ok := st.conds[a.val]; ok {
-			st.conds[own] = c
+			st.mutConds()[own] = c
 		}
 	}
 	push(succ, st)
@@ -659,10 +728,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		define(in)
 		e.arith(fr, st, in)
 		if isCompare(in.Op) && isTracked(in.X.Type()) {
-			if st.conds == nil {
-				st.conds = make(map[term]fact)
-			}
-			st.conds[e.term(fr, st, in)] = fact{e.term(fr, st, in.X), e.term(fr, st, in.Y), in.Op}
+			st.mutConds()[e.term(fr, st, in)] = fact{e.term(fr, st, in.X), e.term(fr, st, in.Y), in.Op}
 		}
 	case *ssa.Send:
 		e.send(fr, b, st, in.X, in.Pos())
@@ -679,14 +745,14 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		if recv {
 			e.receive(fr, b, st, in.Pos(), "receive")
 			t := e.term(fr, st, in)
-			st.taint[t] = &taintInfo{}
+			st.mutTaint()[t] = &taintInfo{}
 		}
 	case *ssa.MakeMap, *ssa.MakeSlice:
 		v := instr.(ssa.Value)
 		define(v)
 		// A new map is empty; a new slice is empty when made with length 0.
 		if ms, ok := instr.(*ssa.MakeSlice); !ok || isZeroConst(ms.Len) {
-			st.fs = st.fs.with(mkFact(e.term(fr, st, v)+"#len", token.EQL, term("c:0")))
+			st.add(mkFact(e.term(fr, st, v)+"#len", token.EQL, term("c:0")))
 		}
 	case *ssa.MapUpdate:
 		m := e.term(fr, st, in.Map)
@@ -727,13 +793,13 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		define(in)
 		if it, ok := in.Iter.(*ssa.Range); ok {
 			if _, info := st.tainted(e.term(fr, st, it.X)); info != nil {
-				st.taint[e.term(fr, st, in)] = &taintInfo{}
+				st.mutTaint()[e.term(fr, st, in)] = &taintInfo{}
 			}
 		}
 	case *ssa.Slice:
 		define(in)
 		if _, info := st.tainted(e.term(fr, st, in.X)); info != nil {
-			st.taint[e.term(fr, st, in)] = info
+			st.mutTaint()[e.term(fr, st, in)] = info
 		}
 	case *ssa.Call:
 		return e.call(fr, b, st, in)
@@ -758,7 +824,7 @@ func (e *engine) taint(st *pstate, t term, typ types.Type, commaOk bool) {
 		info.msg = m
 		_, info.ptr = typ.Underlying().(*types.Pointer)
 	}
-	st.taint[t] = info
+	st.mutTaint()[t] = info
 }
 
 // refine records the message type of a value derived from a received one
@@ -775,7 +841,7 @@ func (e *engine) refine(fr *frame, st *pstate, v ssa.Value, from ssa.Value, typ 
 	t := e.term(fr, st, v)
 	if _, info := st.tainted(e.term(fr, st, src)); info != nil {
 		_, ptr := typ.Underlying().(*types.Pointer)
-		st.taint[t] = &taintInfo{msg: m, ptr: ptr}
+		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr}
 	}
 }
 
@@ -810,11 +876,11 @@ func (e *engine) arith(fr *frame, st *pstate, in *ssa.BinOp) {
 func (e *engine) offset(st *pstate, v, x term, c string) {
 	switch {
 	case c == "0":
-		st.fs = st.fs.with(mkFact(v, token.EQL, x))
+		st.add(mkFact(v, token.EQL, x))
 	case strings.HasPrefix(c, "-"):
-		st.fs = st.fs.with(mkFact(v, token.LSS, x))
+		st.add(mkFact(v, token.LSS, x))
 	default:
-		st.fs = st.fs.with(mkFact(x, token.LSS, v))
+		st.add(mkFact(x, token.LSS, v))
 	}
 }
 
@@ -837,7 +903,7 @@ func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.Deb
 		if write {
 			e.assign(fr, b, st, i, t, ref.Pos())
 		} else {
-			st.fs = st.fs.with(mkFact(t, token.EQL, st.cur[i]))
+			st.add(mkFact(t, token.EQL, st.cur[i]))
 		}
 		return
 	}
@@ -903,13 +969,13 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		e.fieldFacts(st, loc, vt, st2, 0)
 		if isParam {
 			if _, info := st.tainted(vt); info != nil {
-				st.taint[loc] = info
+				st.mutTaint()[loc] = info
 			}
 			return // a parameter spilled to memory
 		}
 	}
 	if isTracked(typ) {
-		st.fs = st.fs.with(mkFact(loc, token.EQL, vt))
+		st.add(mkFact(loc, token.EQL, vt))
 	}
 	_, info := st.tainted(vt)
 	local := false
@@ -923,10 +989,10 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		return
 	}
 	if info != nil && local {
-		st.taint[loc] = info
+		st.mutTaint()[loc] = info
 		if base, ok := baseOf(addr); ok {
 			if _, isAlloc := base.(*ssa.Alloc); isAlloc {
-				st.taint[e.term(fr, st, base)] = &taintInfo{}
+				st.mutTaint()[e.term(fr, st, base)] = &taintInfo{}
 			}
 		}
 	}
@@ -1155,7 +1221,7 @@ func (st *pstate) forgetFrame(ctx string) {
 			for _, u := range st.terms() {
 				if !in(u) {
 					if f, ok := relFact(name, st.fs.cmp(old, u), u); ok {
-						st.fs = st.fs.with(f)
+						st.add(f)
 					}
 				}
 			}
@@ -1178,17 +1244,17 @@ func (st *pstate) forgetFrame(ctx string) {
 	st.fs = nfs
 	for k := range st.taint {
 		if in(k) {
-			delete(st.taint, k)
+			delete(st.mutTaint(), k)
 		}
 	}
 	for k, c := range st.conds {
 		if in(k) || in(c.a) || in(c.b) {
-			delete(st.conds, k)
+			delete(st.mutConds(), k)
 		}
 	}
 	for k, v := range st.alias {
 		if in(v) {
-			delete(st.alias, k)
+			delete(st.mutAlias(), k)
 		}
 	}
 }
@@ -1203,7 +1269,7 @@ func (e *engine) fieldFacts(st *pstate, dst, src term, t *types.Struct, depth in
 		ft := t.Field(i).Type()
 		d, s := term(string(dst)+"."+strconv.Itoa(i)), term(string(src)+"."+strconv.Itoa(i))
 		if isTracked(ft) {
-			st.fs = st.fs.with(mkFact(d, token.EQL, s))
+			st.add(mkFact(d, token.EQL, s))
 			e.elemFacts(st, s)
 		} else if inner, ok := ft.Underlying().(*types.Struct); ok {
 			e.fieldFacts(st, d, s, inner, depth+1)
@@ -1228,7 +1294,7 @@ func join(a, b *pstate) *pstate {
 	j.widened = true
 	for k, c := range j.conds {
 		if a.conds[k] != c {
-			delete(j.conds, k)
+			delete(j.mutConds(), k)
 		}
 	}
 	return j

@@ -90,7 +90,15 @@ func computeLiveness(fn *ssa.Function) liveness {
 // remain. This keeps the number of distinct states per block small.
 func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	if fr.live == nil {
-		fr.live = computeLiveness(fr.fn)
+		// A function's liveness does not depend on the call site: it is
+		// computed once per function, not once per inlined call.
+		if e.live == nil {
+			e.live = make(map[*ssa.Function]liveness)
+		}
+		if fr.live = e.live[fr.fn]; fr.live == nil {
+			fr.live = computeLiveness(fr.fn)
+			e.live[fr.fn] = fr.live
+		}
 	}
 	if e.scratch == nil {
 		e.scratch = newProjectScratch()
@@ -210,12 +218,12 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	}
 	for k := range st.taint {
 		if !keep(k) {
-			delete(st.taint, k)
+			delete(st.mutTaint(), k)
 		}
 	}
 	for k, c := range st.conds {
 		if !keep(k) || !keep(c.a) || !keep(c.b) {
-			delete(st.conds, k)
+			delete(st.mutConds(), k)
 		}
 	}
 	// Give the variables' values that no SSA value names any more
@@ -232,7 +240,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			if _, info := st.tainted(t); info != nil {
 				continue
 			}
-			canon[t] = term(fmt.Sprintf("s:%c%d", "co"[j], i))
+			canon[t] = canonName(j, i)
 		}
 	}
 	if len(canon) > 0 {
@@ -289,11 +297,37 @@ func newProjectScratch() *projectScratch {
 }
 
 func (sc *projectScratch) clear() {
-	clear(sc.keepTerm)
-	clear(sc.keptOf)
-	clear(sc.liveBase)
-	clear(sc.stateBases)
-	clear(sc.ne)
-	clear(sc.have)
-	clear(sc.canon)
+	// Clearing a map costs its capacity even when it is empty.
+	clearMap(sc.keepTerm)
+	clearMap(sc.keptOf)
+	clearMap(sc.liveBase)
+	clearMap(sc.stateBases)
+	clearMap(sc.ne)
+	clearMap(sc.have)
+	clearMap(sc.canon)
+}
+
+func clearMap[K comparable, V any](m map[K]V) {
+	if len(m) > 0 {
+		clear(m)
+	}
+}
+
+// canonNames caches the canonical names of the variables' values, "s:c3"
+// for variable 3's current value and "s:o3" for its old one.
+var canonNames [2][16]term
+
+func init() {
+	for j := range canonNames {
+		for i := range canonNames[j] {
+			canonNames[j][i] = term(fmt.Sprintf("s:%c%d", "co"[j], i))
+		}
+	}
+}
+
+func canonName(j, i int) term {
+	if i < len(canonNames[j]) {
+		return canonNames[j][i]
+	}
+	return term(fmt.Sprintf("s:%c%d", "co"[j], i))
 }

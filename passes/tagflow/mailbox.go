@@ -109,11 +109,11 @@ func (e *engine) elemFacts(st *pstate, t term) {
 	}
 	switch ei.rels[i] {
 	case relEQ:
-		st.fs = st.fs.with(mkFact(t, token.EQL, ei.curs[i]))
+		st.add(mkFact(t, token.EQL, ei.curs[i]))
 	case relGT:
-		st.fs = st.fs.with(mkFact(ei.curs[i], token.LSS, t))
+		st.add(mkFact(ei.curs[i], token.LSS, t))
 	case relGE:
-		st.fs = st.fs.with(mkFact(ei.curs[i], token.LEQ, t))
+		st.add(mkFact(ei.curs[i], token.LEQ, t))
 	}
 }
 

@@ -158,10 +158,19 @@ func (fs facts) key() string {
 	return b.String()
 }
 
+// sortBufs recycles writeKey's copies of fact sets.
+var sortBufs = sync.Pool{New: func() any { return new(facts) }}
+
 // writeKey writes the facts in a canonical order, so that two fact sets
 // have the same key exactly when they hold the same facts.
 func (fs facts) writeKey(b *strings.Builder) {
-	sorted := slices.Clone(fs)
+	buf := sortBufs.Get().(*facts)
+	sorted := append((*buf)[:0], fs...)
+	defer func() {
+		clear(sorted)
+		*buf = sorted[:0]
+		sortBufs.Put(buf)
+	}()
 	slices.SortFunc(sorted, func(f, g fact) int {
 		if c := strings.Compare(string(f.a), string(g.a)); c != 0 {
 			return c
