@@ -11,6 +11,11 @@
 // with the same inputs and the same adversary, record each process's
 // state at its round boundaries, and compare.
 //
+// Processes that communicate over Go channels, with timers, cannot call an
+// [Endpoint]; [RunChans] delivers their messages in lock step from
+// outside, in a testing/synctest bubble, and returns the heard-of sets
+// they had, for [compho.Scripted].
+//
 // # Delivery
 //
 // Each process tells the Net which global step it is in through a step
