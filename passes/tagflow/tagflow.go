@@ -198,8 +198,11 @@ func dedupe(fs []Finding) []Finding {
 			continue
 		}
 		// A violation at a position makes a "cannot prove" there redundant:
-		// some path breaks the condition, whatever the others do.
-		if f.Unproven && len(out) > 0 && out[len(out)-1].Pos == f.Pos && out[len(out)-1].Cond == f.Cond && !out[len(out)-1].Unproven {
+		// some path breaks the condition, whatever the others do. So does
+		// it another violation of the condition there, found on another
+		// path (the tag lower than at another communication point): the
+		// statement is reported once, with the first explanation.
+		if len(out) > 0 && out[len(out)-1].Pos == f.Pos && out[len(out)-1].Cond == f.Cond && !out[len(out)-1].Unproven {
 			continue
 		}
 		out = append(out, f)
