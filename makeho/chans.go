@@ -35,9 +35,14 @@ import (
 //	}
 //
 // whose other cases are timeouts: receives from a timer local to the
-// function that leave the reception loop. The lock-step semantics models a
-// timeout by the heard-of set, so the timer and every statement that sets,
-// resets or stops it are dropped.
+// function, or from ctx.Done() for a context parameter, that leave the
+// reception loop. The lock-step semantics models a timeout by the
+// heard-of set, so the case goes, and so do the timer and every statement
+// that creates, resets or stops it. A case <-ctx.Done() that returns
+// becomes a test of ctx.Err() before the mailbox is read, which halts the
+// machine: the behavior of the asynchronous code when the cancellation is
+// ready before its first receive (a machine never halts in the middle of
+// a reception, but the messages received by then only reach the mailbox).
 
 // commKind returns the kind of communication n is: a call of a //sync:send
 // or //sync:recv function, a send on a channel of a //sync:peers table, or

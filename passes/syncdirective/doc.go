@@ -6,14 +6,19 @@
 // syncdirective: report malformed //sync: annotations
 //
 // ccvet reads the protocol's rounds from //sync:tag, //sync:msg,
-// //sync:send, //sync:recv and //sync:ignore comments. This analyzer reports
-// each one it cannot read or resolve: a name that is not in scope or not a
-// variable, a field the type does not have, a variable that is not an
-// integer, a directive attached to no declaration, a nested tag that does
-// not extend its enclosing loop's tag, a message type whose //sync:msg
-// mapping does not have one component per variable of a loop that sends or
-// receives it, and a //sync:ignore without a reason, naming an unknown
-// analyzer, or matching no diagnostic.
+// //sync:send, //sync:recv and //sync:ignore comments, and make-HO the
+// channels of channel-based protocols from //sync:peers and //sync:inbox.
+// This analyzer reports each one it cannot read or resolve: a name that is
+// not in scope or not a variable, a field the type does not have, a
+// variable that is not an integer, a directive attached to no declaration,
+// a nested tag that does not extend its enclosing loop's tag, a message
+// type whose //sync:msg mapping does not have one component per variable
+// of a loop that sends or receives it, a //sync:ignore without a reason,
+// naming an unknown analyzer, or matching no diagnostic, and a
+// //sync:peers or //sync:inbox on something other than a table of inboxes
+// or an inbox (channels, or structs of channels, of the right direction,
+// carrying messages or the envelope whose sender and message fields it
+// names).
 //
 // Where the repair is certain the diagnostic carries a suggested fix,
 // applied by go vet -fix or an editor: the near misses "// sync:tag" and

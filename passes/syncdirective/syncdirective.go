@@ -18,12 +18,14 @@ import (
 const doc = `report malformed //sync: annotations
 
 syncdirective reports each //sync:tag, //sync:msg, //sync:send,
-//sync:recv or //sync:ignore directive that it cannot read or resolve
-(an unknown name, a non-variable or non-integer synchronization
-variable, an unknown field, a directive attached to nothing, a nested
-tag that does not extend its parent, a //sync:msg arity that does not
-match the loop that uses the message), and each //sync:ignore that
-suppresses nothing.
+//sync:recv, //sync:ignore, //sync:peers or //sync:inbox directive that
+it cannot read or resolve (an unknown name, a non-variable or
+non-integer synchronization variable, an unknown field, a directive
+attached to nothing, a nested tag that does not extend its parent, a
+//sync:msg arity that does not match the loop that uses the message, a
+peer table or inbox whose type reaches no channel of the right
+direction or whose envelope fields do not fit), and each //sync:ignore
+that suppresses nothing.
 
 Where the repair is certain it suggests a fix: "// sync:tag" and
 "//sync: tag" become "//sync:tag", a name within two edits of exactly

@@ -42,8 +42,8 @@ type Config struct {
 type Proc struct {
 	id         int
 	n          int
-	in         <-chan transport.Envelope
-	peers      []chan<- transport.Envelope
+	in         <-chan transport.Envelope   //sync:inbox From,Msg
+	peers      []chan<- transport.Envelope //sync:peers From,Msg // by replica id
 	newCommand func() string
 	timeout    time.Duration
 
