@@ -477,6 +477,27 @@ func (g *loopGen) hasPeerSend(n ast.Node) bool {
 	return found
 }
 
+// carried reports whether some //sync:inbox channel of the package
+// carries values of the element type of the channel ch: a send on a peer
+// table reaches an inbox only if one has its type.
+func (g *loopGen) carried(ch ast.Expr) bool {
+	c, ok := g.info.TypeOf(ch).Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	for _, cf := range g.u.ann.Chans {
+		if cf.Role != annotations.Inbox {
+			continue
+		}
+		for _, in := range cf.Chans {
+			if types.Identical(in.Elem(), c.Elem()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // message returns the message a send on a channel of cf sends: the value,
 // or the Msg field of an envelope literal.
 func (g *loopGen) message(v ast.Expr, cf *annotations.ChanField) (ast.Expr, error) {
@@ -518,6 +539,9 @@ func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
 	if to == nil {
 		return refuse(s.Pos(), "not supported yet: a send to an entry of a peer table, in a range over it, that is not the range's only statement")
 	}
+	if !g.carried(s.Chan) {
+		return refuse(s.Arrow, "not supported yet: a send on a channel of %s, which no //sync:inbox channel of the package carries (make-HO delivers it to the receiver's inbox)", types.TypeString(g.info.TypeOf(s.Chan), g.qualifier()))
+	}
 	msg, err := g.message(s.Value, cf)
 	if err != nil {
 		return err
@@ -552,6 +576,9 @@ func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error
 	}
 	if to, cf2 := g.peerChan(send.Chan); cf2 != cf || to != nil {
 		return bad
+	}
+	if !g.carried(send.Chan) {
+		return refuse(send.Arrow, "not supported yet: a send on a channel of %s, which no //sync:inbox channel of the package carries (make-HO delivers it to the receiver's inbox)", types.TypeString(g.info.TypeOf(send.Chan), g.qualifier()))
 	}
 	q := g.info.Defs[rng.Value.(*ast.Ident)]
 	msg, err := g.message(send.Value, cf)
@@ -604,7 +631,11 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 		if c.Comm == nil {
 			return refuse(c.Pos(), "not supported yet: a default case in a reception select (the reception would not wait for its messages)")
 		}
-		if u2, ok := ast.Unparen(c.Comm.(*ast.ExprStmt).X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
+		es, ok := c.Comm.(*ast.ExprStmt)
+		if !ok {
+			return refuse(c.Pos(), "not supported yet: a case of a reception select that receives into a variable from a channel other than the inbox")
+		}
+		if u2, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
 			r, ok := lastOf(c.Body).(*ast.ReturnStmt)
 			if len(c.Body) != 1 || !ok || len(r.Results) != 0 || g.fn.Type.Results != nil {
 				return refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)")

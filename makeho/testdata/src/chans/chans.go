@@ -260,8 +260,8 @@ type Env3 struct {
 
 type EnvProc struct {
 	id    int
-	in    <-chan Env3  //sync:inbox From,Msg
-	peers []chan<- Env //sync:peers From,Msg
+	in    <-chan Env3   //sync:inbox From,Msg
+	peers []chan<- Env3 //sync:peers From,Msg
 	round int
 	step  Step
 	x     int
@@ -275,7 +275,7 @@ func (p *EnvProc) EnvelopeExtra(rounds int) {
 		p.round++
 		p.step = A
 		for _, ch := range p.peers {
-			ch <- Env{From: p.id, Msg: Msg{Round: p.round, Step: p.step, X: p.x}}
+			ch <- Env3{From: p.id, Msg: Msg{Round: p.round, Step: p.step, X: p.x}}
 		}
 		var got []Msg
 		timer.Reset(time.Second)
@@ -355,6 +355,52 @@ func (p *Proc) CancelBody(ctx context.Context, rounds int) {
 			case <-ctx.Done():
 				p.x = 0
 				return
+			}
+		}
+		if len(got) > 0 {
+			p.x = got[0].X
+		}
+	}
+}
+
+// Other is a message that no inbox carries.
+//
+//sync:msg Round,Step
+type Other struct {
+	Round int
+	Step  Step
+}
+
+type Mismatch struct {
+	in    <-chan Msg     //sync:inbox
+	peers []chan<- Other //sync:peers
+	round int
+	step  Step
+	x     int
+}
+
+// NoInbox sends on channels that no inbox has the type of.
+func (p *Mismatch) NoInbox(rounds int) {
+	timer := time.NewTimer(time.Second)
+	//sync:tag p.round,p.step
+	for p.round < rounds {
+		p.round++
+		p.step = A
+		for _, ch := range p.peers {
+			ch <- Other{Round: p.round, Step: p.step}
+		}
+		var got []Msg
+		timer.Reset(time.Second)
+	wait:
+		for len(got) < 2 {
+			select {
+			case m := <-p.in:
+				if m.Round != p.round || m.Step != p.step {
+					continue
+				}
+				got = append(got, m)
+			case <-timer.C:
+				break wait
 			}
 		}
 		if len(got) > 0 {
