@@ -46,7 +46,6 @@ var knownMisses = map[string]bool{
 	"multipaxos/ballot-from-attempt-counter": true,
 	"onethirdrule/loop-counter-round":        true,
 	"paxoslike/promise-relays-proposal":      true,
-	"twophase/txn-from-coordinator":          true,
 	"uniformvoting/vote-built-early":         true,
 }
 

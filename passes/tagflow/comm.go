@@ -480,7 +480,7 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 	}
 	for i := range e.vars {
 		st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", in.Pos(), i))
-		st.set[i] = in.Pos()
+		st.set[i], st.lowAt = in.Pos(), token.NoPos
 	}
 	e.report(Finding{Cond: 1, Pos: in.Pos(), Unproven: true,
 		Message: fmt.Sprintf("the call to %s may change %s and ccvet cannot follow it", may, e.names(len(e.vars)))})

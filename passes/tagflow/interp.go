@@ -21,6 +21,11 @@ type pstate struct {
 	cur, old []term
 	// set is where each variable was last assigned.
 	set []token.Pos
+	// lowAt is the assignment since the last communication point that
+	// took the tag below the reference (it is below since, and variable
+	// lowVar is the one that decides), or NoPos.
+	lowAt  token.Pos
+	lowVar int
 	// cpPos and cpWhat describe the last communication point.
 	cpPos  token.Pos
 	cpWhat string
@@ -625,6 +630,22 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 func (e *engine) cp(st *pstate, pos token.Pos, what string) {
 	copy(st.old, st.cur)
 	st.cpPos, st.cpWhat = pos, what
+	st.lowAt = token.NoPos
+}
+
+// tagCmp compares the tag with the reference, lexicographically: it
+// returns the first variable that is not known to be equal or at least
+// its reference and how it compares, or -1 when there is none.
+func (e *engine) tagCmp(st *pstate) (int, rel) {
+	for i := range e.vars {
+		switch r := st.fs.cmp(st.cur[i], st.old[i]); r {
+		case relEQ, relGE:
+			continue
+		default:
+			return i, r
+		}
+	}
+	return -1, relEQ
 }
 
 // monoCheck checks condition I at a communication point: the tag is at
@@ -633,17 +654,18 @@ func (e *engine) monoCheck(st *pstate, pos token.Pos, what string) {
 	if e.atomicJump(st) {
 		return
 	}
-	for i, v := range e.vars {
-		r := st.fs.cmp(st.cur[i], st.old[i])
+	if i, r := e.tagCmp(st); i >= 0 && r != relGT {
+		v := e.vars[i]
 		at := st.set[i]
+		if r == relLT && st.lowAt.IsValid() && st.lowVar == i {
+			// The assignment that took the tag below the reference, not a
+			// later one that left it there.
+			at = st.lowAt
+		}
 		if !at.IsValid() {
 			at = pos
 		}
 		switch r {
-		case relEQ, relGE:
-			continue
-		case relGT:
-			return
 		case relLT:
 			if debug {
 				fmt.Printf("mono LT at %v (%s): var %d cur=%s old=%s\n  facts %v\n", e.pass.Fset.Position(pos), what, i, st.cur[i], st.old[i], st.fs)
@@ -925,6 +947,12 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	}
 	st.cur[i] = t
 	st.set[i] = pos
+	// Where the tag went below the reference, if it is below now.
+	if j, r := e.tagCmp(st); r != relLT {
+		st.lowAt = token.NoPos
+	} else if !st.lowAt.IsValid() || st.lowVar != j {
+		st.lowAt, st.lowVar = pos, j
+	}
 	if st.pending != nil {
 		if _, info := st.tainted(t); info != nil {
 			st.pending = nil // the jump to the mailbox's tag
@@ -1017,7 +1045,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		for i, v := range e.vars {
 			if k, ok := lastFieldKey(v.sv); ok && e.sum.escaped[k] && types.Identical(derefType(addr.Type()), v.sv.Type) {
 				st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", pos, i))
-				st.set[i] = pos
+				st.set[i], st.lowAt = pos, token.NoPos
 				e.report(Finding{Cond: 1, Pos: pos, Unproven: true, Message: fmt.Sprintf("this store through a pointer may write %s, whose address is taken elsewhere", v.sv.Name)})
 			}
 		}
