@@ -46,7 +46,9 @@
 // where the if is; the statements of each path before its switch make the
 // Send (up to the path's last send) and the Update (the rest) of the
 // current round, those after it the Send and Update of the round entered,
-// each under the field.
+// each under the field. An if/else of a round that sends on one path and
+// receives on the other (the leader sends, the others receive) is split
+// in the same way within the round.
 //
 // # Channels
 //

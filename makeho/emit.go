@@ -172,6 +172,8 @@ func (g *loopGen) fields(qual types.Qualifier) []field {
 	for _, r := range g.rounds {
 		if f := r.fork; f != nil {
 			out = append(out, field{f.field, "bool // " + g.nodeText(f.s.Cond) + " at " + lineOf(g.fset, f.s.Pos()) + ": the path of the if/else that enters " + f.c.Name(), false})
+		} else if b := r.branch; b != nil && b.f.c == nil {
+			out = append(out, field{b.f.field, "bool // " + g.nodeText(b.f.s.Cond) + " at " + lineOf(g.fset, b.f.s.Pos()) + ": the path of the if/else of round " + r.c.Name(), false})
 		}
 	}
 	for _, sp := range g.splits {

@@ -195,6 +195,28 @@ func (g *loopGen) forkShare(r *round, f *fork, at int, seg []ast.Stmt) error {
 	return nil
 }
 
+// branchShare makes the if/else ifs, which holds the first send and the
+// first reception of round r on different paths (the leader sends, the
+// others receive), r's send and update, split per path as the share of a
+// fork: its condition is kept in a field set where the if is.
+func (g *loopGen) branchShare(r *round, ifs *ast.IfStmt, at int, seg []ast.Stmt) error {
+	name := r.c.Name()
+	rest := &ast.BlockStmt{List: seg[at+1:]}
+	if pos := g.findComm(rest, annotations.Send); pos.IsValid() {
+		return refuse(pos, "not supported yet: a send after the reception of round %s (make-HO needs send, then receive, then update)", name)
+	}
+	b := &branch{f: &fork{s: ifs}, parts: paths(ifs)}
+	if err := g.splitFork(b, name); err != nil {
+		return err
+	}
+	if pos := g.findComm(rest, annotations.Recv); pos.IsValid() {
+		return refuse(pos, "more than one reception on a path of round %s (make-HO needs at most one reception loop per round)", name)
+	}
+	b.f.before, r.branch = b, b
+	r.pre, r.send, r.update = seg[:at], nil, seg[at+1:]
+	return nil
+}
+
 // skipFork reports whether n is a statement after the switch of a fork's
 // path, which the analysis of the round the fork is in must not see.
 func (g *loopGen) skipFork(n ast.Node) bool {
@@ -222,14 +244,20 @@ func (g *loopGen) branchText(b *branch, upd bool) string {
 	return fmt.Sprintf("if %s {\n%s\n} else {\n%s\n}", f, a, e)
 }
 
-// forkCond renders the statement that keeps the condition of the fork
-// whose first share is round r's, if any.
+// forkCond renders the statement that keeps the condition of the fork (or
+// the if/else of branchShare) whose first share is round r's, if any.
 func (g *loopGen) forkCond(r *round) string {
 	if r == nil || r.branch == nil || r.branch.f.before != r.branch {
 		return ""
 	}
 	f := r.branch.f
-	return fmt.Sprintf("\n%s.%s = %s // the path of the if/else at %s", g.mName, f.field, g.nodeText(f.s.Cond), lineOf(g.fset, f.s.Pos()))
+	// The comments above the if, which is not rendered as a whole, go
+	// with its condition.
+	doc := strings.TrimSpace(string(g.src[g.leadStart(f.s.Pos()):g.off(f.s.Pos())]))
+	if doc != "" {
+		doc = "\n\n" + doc
+	}
+	return fmt.Sprintf("%s\n%s.%s = %s // the path of the if/else at %s", doc, g.mName, f.field, g.nodeText(f.s.Cond), lineOf(g.fset, f.s.Pos()))
 }
 
 // forkStmts returns the statements of round r's share of a fork: its

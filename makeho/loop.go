@@ -582,6 +582,11 @@ func (g *loopGen) splitRound(r *round) error {
 			recv = i
 		}
 	}
+	if ifs, ok := seg[max(first, 0)].(*ast.IfStmt); ok && first >= 0 && first == recv && len(r.guards) == 0 {
+		if _, ok := ifs.Else.(*ast.BlockStmt); ok && ifs.Init == nil {
+			return g.branchShare(r, ifs, first, seg)
+		}
+	}
 	if first >= 0 && recv >= 0 && last >= recv {
 		return refuse(g.findComm(seg[last], annotations.Send), "not supported yet: a send after the reception of round %s (make-HO needs send, then receive, then update)", name)
 	}
@@ -1086,6 +1091,8 @@ func (g *loopGen) splitEdits() {
 	for _, r := range g.rounds {
 		if r.fork != nil {
 			r.fork.field = g.freshField("via" + exported(r.c.Name()))
+		} else if r.branch != nil && r.branch.f.c == nil {
+			r.branch.f.field = g.freshField("path" + exported(r.c.Name()))
 		}
 	}
 	for _, sp := range g.splits {

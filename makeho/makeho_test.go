@@ -343,3 +343,49 @@ func TestMainErrors(t *testing.T) {
 		t.Errorf("files written: %v", matches)
 	}
 }
+
+// TestGeneratedSmall generates the small packages of testdata/gen, which
+// each exercise one rewriting the corpus does not, compares them with
+// their golden files (CCVET_UPDATE=1 rewrites them), builds and vets them,
+// and runs their differential tests (testdata/gen/run).
+func TestGeneratedSmall(t *testing.T) {
+	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
+	pkgs := []string{"leaderonly"}
+	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: gen, Env: gopathEnv(gen + string(os.PathListSeparator) + corpusDir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 || len(res.Diagnostics) > 0 {
+		t.Fatalf("errors %v, refusals %v", res.Errors, short(res.Diagnostics))
+	}
+	if len(res.Files) != len(pkgs) {
+		t.Fatalf("%d files generated, want %d", len(res.Files), len(pkgs))
+	}
+	dir := t.TempDir()
+	copyDir(t, filepath.Join(corpusDir, "src", "transport"), filepath.Join(dir, "src", "transport"))
+	copyDir(t, filepath.Join("..", "compho"), filepath.Join(dir, "src", "github.com", "ccvet", "ccvet", "compho"))
+	for _, f := range res.Files {
+		pkg := filepath.Base(filepath.Dir(f.Path))
+		golden := filepath.Join("testdata", "gen", "golden", pkg, filepath.Base(f.Path)+".golden")
+		if os.Getenv("CCVET_UPDATE") != "" {
+			writeFile(t, golden, f.Content)
+		} else if want, err := os.ReadFile(golden); err != nil {
+			t.Fatal(err)
+		} else if !bytes.Equal(f.Content, want) {
+			t.Errorf("%s differs from %s (CCVET_UPDATE=1 to update):\n%s", f.Path, golden, f.Content)
+		}
+		copyDir(t, filepath.Join(gen, "src", pkg), filepath.Join(dir, "src", pkg))
+		writeFile(t, filepath.Join(dir, "src", pkg, filepath.Base(f.Path)), f.Content)
+	}
+	copyDir(t, filepath.Join("..", "compho", "lockstep"), filepath.Join(dir, "src", "github.com", "ccvet", "ccvet", "compho", "lockstep"))
+	goCmd(t, dir, append([]string{"build"}, pkgs...)...)
+	goCmd(t, dir, append([]string{"vet"}, pkgs...)...)
+	for _, pkg := range pkgs {
+		b, err := os.ReadFile(filepath.Join("testdata", "gen", "run", pkg+"_run_test.go.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "src", pkg, "run_test.go"), b)
+		goCmd(t, dir, "test", "-count=1", "-race", "-run", "TestGenerated", pkg)
+	}
+}
