@@ -45,8 +45,6 @@ var corpusDir = func() string {
 var knownMisses = map[string]bool{
 	"multipaxos/ballot-from-attempt-counter": true,
 	"onethirdrule/loop-counter-round":        true,
-	"paxoslike/promise-relays-proposal":      true,
-	"uniformvoting/vote-built-early":         true,
 }
 
 // implemented lists the analyzers whose checks exist; mutants for the

@@ -267,8 +267,9 @@ func (g *graph) node(t term) int32 {
 	return -1
 }
 
-// graph builds the order graph of fs. The caller releases it.
-func (fs facts) graph() *graph {
+// graph builds the order graph of fs, with nodes for the constants among
+// extra too (ordered with the others). The caller releases it.
+func (fs facts) graph(extra ...term) *graph {
 	g := graphs.Get().(*graph)
 	var consts []int32
 	node := func(t term) int32 {
@@ -299,6 +300,11 @@ func (fs facts) graph() *graph {
 			}
 			g.ne[[2]int32{a, b}] = true
 			g.ne[[2]int32{b, a}] = true
+		}
+	}
+	for _, t := range extra {
+		if t.isConst() {
+			node(t)
 		}
 	}
 	// Order the constants that occur.
@@ -433,7 +439,9 @@ func (fs facts) cmp(a, b term) rel {
 	if a == b || a.isConst() && b.isConst() {
 		return constCmp(a, b)
 	}
-	s := fs.solve()
+	// A constant that no fact mentions is still ordered with those that
+	// do: t == 0 implies t < 1.
+	s := fs.solve(a, b)
 	defer s.release()
 	return s.cmp(a, b)
 }
@@ -472,10 +480,11 @@ type solver struct {
 
 var solvers = sync.Pool{New: func() any { return new(solver) }}
 
-// solve returns a solver for fs. The caller releases it.
-func (fs facts) solve() *solver {
+// solve returns a solver for fs (see graph for extra). The caller
+// releases it.
+func (fs facts) solve(extra ...term) *solver {
 	s := solvers.Get().(*solver)
-	s.g = fs.graph()
+	s.g = fs.graph(extra...)
 	n := len(s.g.terms)
 	s.reach = resize(s.reach, n*n)
 	s.done = resize(s.done, n)

@@ -99,8 +99,10 @@ func TestConsistent(t *testing.T) {
 
 // cmpByClosure is what cmp implements, by a transitive closure over the
 // terms: a <= b and a < b as the least relations containing the facts and
-// the order of the integer constants, then closed under composition.
-func cmpByClosure(fs facts, a, b term) rel {
+// the order of the integer constants, then closed under composition. With
+// consts, a and b are among the terms when they are constants (as for
+// facts.cmp), else only the facts' terms are (as for solver.cmp).
+func cmpByClosure(fs facts, a, b term, consts bool) rel {
 	if a == b || a.isConst() && b.isConst() {
 		return constCmp(a, b)
 	}
@@ -112,6 +114,12 @@ func cmpByClosure(fs facts, a, b term) rel {
 				idx[t] = len(terms)
 				terms = append(terms, t)
 			}
+		}
+	}
+	for _, t := range []term{a, b} {
+		if _, ok := idx[t]; !ok && consts && t.isConst() {
+			idx[t] = len(terms)
+			terms = append(terms, t)
 		}
 	}
 	ia, oka := idx[a]
@@ -202,7 +210,10 @@ func TestCmp(t *testing.T) {
 		s := fs.solve()
 		for _, a := range terms {
 			for _, b := range terms {
-				if got, want := s.cmp(a, b), cmpByClosure(fs, a, b); got != want {
+				if got, want := s.cmp(a, b), cmpByClosure(fs, a, b, false); got != want {
+					t.Fatalf("case %d: %v: solver cmp(%s, %s) = %v, want %v", i, fmt.Sprint(fs), a, b, got, want)
+				}
+				if got, want := fs.cmp(a, b), cmpByClosure(fs, a, b, true); got != want {
 					t.Fatalf("case %d: %v: cmp(%s, %s) = %v, want %v", i, fmt.Sprint(fs), a, b, got, want)
 				}
 			}
