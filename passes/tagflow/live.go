@@ -204,12 +204,22 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		for i, t := range kept {
 			nodes[i] = s.g.node(t) // every kept term is in a fact
 		}
+		n := len(s.g.terms)
+		for _, x := range nodes {
+			s.from(x)
+		}
 		for i, a := range kept {
+			ia := nodes[i]
+			row := s.reach[int(ia)*n : int(ia+1)*n]
 			for j, c := range kept[i+1:] {
+				ic := nodes[i+1+j]
+				if row[ic] == unreached && s.reach[int(ic)*n+int(ia)] == unreached && len(s.g.ne) == 0 {
+					continue // unrelated: most pairs, decided without a call
+				}
 				if a.isConst() && c.isConst() {
 					continue
 				}
-				if f, ok := relFact(a, s.cmpNodes(nodes[i], nodes[i+1+j]), c); ok && (f.op != token.NEQ || !ne[f]) {
+				if f, ok := relFact(a, s.cmpNodes(ia, ic), c); ok && (f.op != token.NEQ || !ne[f]) {
 					nfs = append(nfs, f)
 				}
 			}

@@ -529,7 +529,7 @@ func (s *solver) cmpNodes(ia, ib int32) rel {
 	rab, rba := s.from(ia)[ib], s.from(ib)[ia]
 	ab, sab := rab != unreached, rab == reachedStrict
 	ba, sba := rba != unreached, rba == reachedStrict
-	ne := s.g.ne[[2]int32{ia, ib}]
+	ne := len(s.g.ne) > 0 && s.g.ne[[2]int32{ia, ib}]
 	switch {
 	case ab && (sab || ne):
 		return relLT
