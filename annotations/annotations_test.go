@@ -216,7 +216,7 @@ func FuzzScanFile(f *testing.F) {
 // TestChans checks the resolution of //sync:peers and //sync:inbox: the
 // role, the channels reached and the envelope's fields.
 func TestChans(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), annotations.Analyzer, "chans")
+	results := analysistest.Run(t, analysistest.TestData(), annotations.Analyzer, "chanfields")
 	ann := results[0].Result.(*annotations.Annotations)
 	if len(ann.Problems) != 0 {
 		t.Fatalf("unexpected problems: %+v", ann.Problems)

@@ -1,5 +1,5 @@
-// Package chans has the channel fields of version 2 of the language.
-package chans
+// Package chanfields has the channel fields of version 2 of the language.
+package chanfields
 
 type Step int
 
