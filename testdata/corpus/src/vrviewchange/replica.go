@@ -7,7 +7,10 @@
 // are its rounds. A replica that hears of a later view joins it: the
 // receptions of StartViewChange, DoViewChange and StartView keep messages
 // of the current view and of later ones, and the replica then jumps to the
-// highest view it received.
+// highest view it received (with a quorum there, for StartViewChange). A
+// later view heard of without a quorum is joined at the start of the next
+// attempt, whose StartViewChange announces it: one view per iteration, and
+// no send after a reception in the same round.
 package vrviewchange
 
 import (
@@ -46,6 +49,11 @@ type Replica struct {
 	// Synchronization variables: the tag (view, step) of ChangeView's loop.
 	view int
 	step Step
+
+	// joining is the highest view heard of in StartViewChange messages
+	// without a quorum there: the next attempt moves to it (VR 4.2, step
+	// 1) rather than to view+1.
+	joining int
 
 	// Algorithm variables (VR's replica state).
 	status       Status
@@ -87,9 +95,10 @@ func (r *Replica) primaryOf(view int) int { return view % r.n }
 func (r *Replica) ChangeView(ctx context.Context) bool {
 	//sync:tag r.view,r.step
 	for attempt := 0; attempt < r.maxAttempts && ctx.Err() == nil; attempt++ {
-		// Round StartViewChange (VR 4.2, step 1): advance the view and
-		// tell the other replicas.
+		// Round StartViewChange (VR 4.2, step 1): advance the view, to
+		// the later one heard of if any, and tell the other replicas.
 		r.view++
+		r.view = max(r.view, r.joining)
 		r.step = StartViewChange
 		r.status = ViewChanging
 		svc := r.newStartViewChange()
@@ -113,21 +122,17 @@ func (r *Replica) ChangeView(ctx context.Context) bool {
 		}
 		// A replica that hears of a later view joins its view change
 		// (step 1: "or receives a STARTVIEWCHANGE ... with a view-number
-		// bigger than its own"): jump to the highest view received and
-		// announce it, stamped with the new view.
-		jumped := false
+		// bigger than its own"). If f replicas are already there, it jumps
+		// to that view now; otherwise it remembers the view, and the next
+		// attempt moves to it and announces it.
 		for _, m := range svcs {
-			if m.View > r.view {
+			if m.View > r.view && count(svcs, m.View) >= r.f {
 				r.view = m.View
-				jumped = true
 			}
 		}
-		if jumped {
-			svc = r.newStartViewChange()
-			r.net.Broadcast(svc)
-		}
 		if count(svcs, r.view) < r.f {
-			continue // no quorum for this view: try the next one
+			r.joining, _ = topView(svcs)
+			continue // no quorum: try the next view, or the later one
 		}
 
 		// Round DoViewChange (step 2): send our state to the new primary.
