@@ -65,6 +65,17 @@ type Initer interface {
 	Init(c *Ctx)
 }
 
+// A Returner is a Machine that is told when a nested machine it called
+// returns (the RETURN of Fig. 3 of the paper): Returned is called with the
+// returning machine when that machine is popped, at the end of the step of
+// its last Update (or, if it was Halted when it started, at the end of the
+// step of the calling Update), before the caller's own Halted is checked.
+// It is where the caller runs the code that follows the call in its
+// Update. Returned may not send or call.
+type Returner interface {
+	Returned(c *Ctx, m Machine)
+}
+
 type ctxMode uint8
 
 const (
@@ -72,6 +83,7 @@ const (
 	modeInit
 	modeSend
 	modeUpdate
+	modeReturned
 )
 
 func (m ctxMode) String() string {
@@ -82,6 +94,8 @@ func (m ctxMode) String() string {
 		return "Send"
 	case modeUpdate:
 		return "Update"
+	case modeReturned:
+		return "Returned"
 	}
 	return "outside Run"
 }
@@ -316,7 +330,7 @@ func Run[M Machine](procs []M, cfg Config[M]) (Result, error) {
 		if err := ex.push(&ex.procs[i], m); err != nil {
 			return ex.result(), err
 		}
-		ex.settle(&ex.procs[i])
+		_ = ex.settle(&ex.procs[i]) // a root has no caller to tell
 	}
 	for ex.running() {
 		if ex.step >= maxSteps {
@@ -441,12 +455,28 @@ func (ex *executor) push(p *proc, m Machine) error {
 	return nil
 }
 
-// settle pops the halted machines at the top of p's stack.
-func (ex *executor) settle(p *proc) {
+// settle pops the halted machines at the top of p's stack, telling each
+// caller that implements Returner that its machine returned.
+func (ex *executor) settle(p *proc) error {
 	for len(p.stack) > 0 && p.stack[len(p.stack)-1].m.Halted() {
+		m := p.stack[len(p.stack)-1].m
 		p.stack[len(p.stack)-1] = frame{}
 		p.stack = p.stack[:len(p.stack)-1]
+		if len(p.stack) == 0 {
+			break
+		}
+		if r, ok := p.stack[len(p.stack)-1].m.(Returner); ok {
+			c := &p.ctx
+			c.pos = p.stack[len(p.stack)-1].position(len(p.stack) - 1)
+			c.mode = modeReturned
+			r.Returned(c, m)
+			c.mode = modeNone
+			if c.err != nil {
+				return c.err
+			}
+		}
 	}
+	return nil
 }
 
 func sameStack(a, b []frame) bool {
@@ -605,7 +635,9 @@ func (ex *executor) runStep() error {
 				return err
 			}
 		}
-		ex.settle(p)
+		if err := ex.settle(p); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -64,7 +64,8 @@
 //     machine is Halted, the frame is popped: a popped nested machine
 //     returns to its caller, whose round was advanced when it made the
 //     call, so the caller resumes at the round after the one whose Update
-//     called; the caller's own Halted is checked in turn at that moment.
+//     called; a caller that implements [Returner] is told (Returned), and
+//     the caller's own Halted is checked in turn at that moment.
 //
 // After the step, each [Observer] is called with the step and the root
 // machines. Halted is thus checked only at round boundaries: after
@@ -104,7 +105,8 @@
 // are reported by Run as a [*ProtocolError] naming the process, machine,
 // phase and round: sending two messages to the same receiver in one
 // round, calling Send or Broadcast outside a Send function, calling Call
-// outside an Update function or twice in one Update, sending to a PID
+// outside an Update function or twice in one Update (Init and Returned may
+// neither send nor call), sending to a PID
 // outside [0, n), calling Call with a nil machine, and a machine whose
 // Rounds returns an empty table. An adversary that returns a sender that
 // is not a candidate, or the same sender twice, makes Run return an error

@@ -50,6 +50,23 @@
 // receives on the other (the leader sends, the others receive) is split
 // in the same way within the round.
 //
+// # Nested loops
+//
+// A tagged loop in a function G whose tag extends the tag of a loop that
+// calls G by two variables (Multi-Paxos: the outer loop tagged
+// p.ballot,p.phase calls replicate, whose loop is tagged
+// p.ballot,p.phase,p.slot,p.sstep) becomes a machine of its own, whose
+// phase and round are the last two variables: nested loops become
+// machines that call each other (Sec. 3.3). The call g(args) or x.g(args)
+// in the outer loop becomes c.Call(NewGMachine(args)) or
+// c.Call(NewGMachine(x, args)) in the Update of its round, and the
+// iteration of the outer loop ends when the nested machine returns: the
+// outer machine implements [compho.Returner], and its Returned runs the
+// end of the iteration (the post statement, then the next iteration's
+// start) that its last Update would otherwise run. So the call must be the
+// last statement of the outer loop body, and the nested loop the last
+// statement of G; both are refused otherwise.
+//
 // # Channels
 //
 // Processes that communicate over Go channels are rewritten when the
@@ -84,6 +101,7 @@
 // yet: ..."): channels that are not annotated or used otherwise than
 // above, a defer before the loop other than a timer's stop, round changes
 // nested deeper than the body of a top-level if,
-// nested machine calls, sends after the reception of a round, and a few
-// more. It never emits code it cannot vouch for.
+// a call of a nested loop's function other than as the last statement of
+// the outer loop body, code after a nested loop in its function, sends
+// after the reception of a round, and a few more. It never emits code it cannot vouch for.
 package makeho

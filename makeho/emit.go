@@ -26,7 +26,11 @@ func (g *loopGen) emit() ([]byte, error) {
 	for _, f := range fields {
 		fmt.Fprintf(&b, "%s %s\n", f.name, f.typ)
 	}
-	fmt.Fprintf(&b, "\nhalted bool // the loop has ended\n}\n\n")
+	fmt.Fprintf(&b, "\nhalted bool // the loop has ended\n")
+	if g.calls != nil {
+		fmt.Fprintf(&b, "calling bool // the last round called the nested machine, which has not returned yet\n")
+	}
+	b.WriteString("}\n\n")
 	var params, inits []string
 	for _, f := range fields {
 		if f.param {
@@ -63,7 +67,11 @@ func (g *loopGen) emit() ([]byte, error) {
 	g.method(&b, "startPhase starts an iteration of the loop: it halts the machine if the\n// loop's condition is false, and runs the code before the first round's send\n// otherwise.", "startPhase()", start.String())
 
 	var end strings.Builder
-	fmt.Fprintf(&end, "if %s.halted {\nreturn\n}\n", m)
+	if g.calls != nil {
+		fmt.Fprintf(&end, "if %s.halted || %s.calling {\nreturn // Returned ends the iteration\n}\n", m, m)
+	} else {
+		fmt.Fprintf(&end, "if %s.halted {\nreturn\n}\n", m)
+	}
 	switch {
 	case g.forStmt != nil && g.forStmt.Post != nil:
 		end.WriteString(g.nodeText(g.forStmt.Post) + "\n")
@@ -72,6 +80,10 @@ func (g *loopGen) emit() ([]byte, error) {
 	}
 	end.WriteString(m + ".startPhase()")
 	g.method(&b, "endPhase ends an iteration of the loop, unless the machine halted, and\n// starts the next one.", "endPhase()", end.String())
+	if g.calls != nil {
+		g.method(&b, fmt.Sprintf("Returned ends the iteration whose last round called the nested machine of %s (%s),\n// when that machine returns (compho.Returner).", funcName(g.calledFn), lineOf(g.fset, g.calls.Pos())),
+			"Returned(_ *compho.Ctx, _ compho.Machine)", fmt.Sprintf("%s.calling = false\n%s.endPhase()", m, m))
+	}
 
 	// The rounds.
 	rv := g.roundExpr()

@@ -27,9 +27,13 @@ type loopGen struct {
 	base int // offset of the file in fset
 
 	phase, round *annotations.SyncVar
-	forStmt      *ast.ForStmt   // the loop, if a for statement
-	rangeStmt    *ast.RangeStmt // the loop, if a range over an integer
-	label        string         // the loop's label, if any
+	outer        *annotations.Loop // the loop that calls this one, if it is a nested machine
+	calls        *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
+	calledCtor   string            // the constructor of the machine it calls
+	calledFn     *ast.FuncDecl     // the function of the loop it calls
+	forStmt      *ast.ForStmt      // the loop, if a for statement
+	rangeStmt    *ast.RangeStmt    // the loop, if a range over an integer
+	label        string            // the loop's label, if any
 
 	preLoop  []ast.Stmt // statements of the function before the loop
 	prologue []ast.Stmt // the body's statements before the first round's send
@@ -133,6 +137,7 @@ func (g *loopGen) run() ([]byte, map[string]string, error) {
 		g.checkNesting,
 		g.locate,
 		g.chooseNames,
+		g.callEdits,
 		g.checkChannels,
 		g.split,
 		g.checkPhase,
@@ -172,12 +177,18 @@ func (g *loopGen) checkTag() error {
 	case len(own) < 2:
 		return refuse(g.loop.Directive.Pos(), "make-HO needs two synchronization variables per loop, the phase then the round; %s has %d", g.loop.TagString(), len(own))
 	case len(own) > 2:
+		// A loop whose tag extends the tag of a loop that calls it by
+		// two variables is a nested machine: its phase and round are
+		// the last two; the outer ones do not change while it runs.
 		for _, l := range g.u.ann.Loops {
-			if l != g.loop && extends(own, l.Vars) {
-				return refuse(g.loop.Pos(), "not supported yet: a tagged loop nested (through a call) in the loop at %s (nested machines through c.Call)", lineOf(g.fset, l.Pos()))
+			if l != g.loop && extends(own, l.Vars) && len(own) == len(l.Vars)+2 {
+				g.outer = l
 			}
 		}
-		return refuse(g.loop.Directive.Pos(), "not supported yet: %d synchronization variables (%s); make-HO handles a phase and a round", len(own), g.loop.TagString())
+		if g.outer == nil {
+			return refuse(g.loop.Directive.Pos(), "not supported yet: %d synchronization variables (%s); make-HO handles a phase and a round", len(own), g.loop.TagString())
+		}
+		own = own[len(own)-2:]
 	}
 	g.phase, g.round = own[0], own[1]
 	if g.round.Enum == nil {
@@ -217,7 +228,7 @@ func (g *loopGen) checkNesting() error {
 			err = refuse(call.Pos(), "nested loop without the outer tags: the loop at %s, called here, is tagged %s, which does not start with this loop's tag %s",
 				lineOf(g.fset, l.Pos()), l.TagString(), g.loop.TagString())
 		} else {
-			err = refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s (nested machines through c.Call)", lineOf(g.fset, l.Pos()))
+			err = g.nestedCall(call, l)
 		}
 		return false
 	})
@@ -286,6 +297,9 @@ func (g *loopGen) locate() error {
 	}
 	if idx < 0 {
 		return refuse(g.loop.Pos(), "not supported yet: a tagged loop nested in another statement (make-HO needs it at the top level of its function's body)")
+	}
+	if g.outer != nil && idx != len(g.fn.Body.List)-1 {
+		return refuse(g.fn.Body.List[idx+1].Pos(), "not supported yet: a statement after the nested tagged loop at %s (make-HO needs the nested loop to end its function)", lineOf(g.fset, g.loop.Pos()))
 	}
 	g.preLoop = g.fn.Body.List[:idx]
 	for _, s := range g.preLoop {
@@ -1105,4 +1119,74 @@ func (g *loopGen) splitEdits() {
 		g.insert(sp.s.Pos(), g.mName+"."+sp.field+" = "+sp.cond+" // the path that enters "+sp.c.Name()+" in this if\n")
 		g.replace(sp.s.Cond.Pos(), sp.s.Cond.End(), g.mName+"."+sp.field)
 	}
+}
+
+// nestedCall checks a call, in the loop body, of a function whose tagged
+// loop l extends this loop's tag, and rewrites it into a c.Call of l's
+// machine (Sec. 3.3 of the paper: nested loops become machines that call
+// each other). The call must be the last statement of the loop body, so
+// that the iteration ends when the nested machine returns: the machine
+// defers its endPhase to Returned.
+func (g *loopGen) nestedCall(call *ast.CallExpr, l *annotations.Loop) error {
+	at := lineOf(g.fset, l.Pos())
+	if len(l.Vars) != len(g.loop.Vars)+2 {
+		return refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s, tagged %s: make-HO needs the nested loop's tag to extend this loop's tag %s by a phase and a round",
+			at, l.TagString(), g.loop.TagString())
+	}
+	body := g.loop.Body.List
+	last, ok := lastOf(body).(*ast.ExprStmt)
+	if !ok || len(body) == 0 || ast.Unparen(last.X) != call {
+		return refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s that is not the last statement of the loop body (make-HO ends the iteration when the nested machine returns)", at)
+	}
+	if g.calls != nil {
+		return refuse(call.Pos(), "not supported yet: a second call of a nested tagged loop (at %s)", at)
+	}
+	fd, _ := l.Func.(*ast.FuncDecl)
+	if fd == nil || fd.Type.TypeParams != nil {
+		return refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s in a function literal or generic function", at)
+	}
+	for _, f := range fd.Type.Params.List {
+		if len(f.Names) == 0 || slices.ContainsFunc(f.Names, func(id *ast.Ident) bool { return id.Name == "_" }) {
+			return refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s, whose function has an unnamed parameter", at)
+		}
+		if _, ok := f.Type.(*ast.Ellipsis); ok {
+			return refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s, whose function is variadic", at)
+		}
+	}
+	name := fd.Name.Name + "Machine"
+	if g.u.pass.Pkg.Scope().Lookup(name) != nil || g.u.pass.Pkg.Scope().Lookup("New"+exported(name)) != nil {
+		return refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s, whose machine name %s is taken in the package", at, name)
+	}
+	if fd.Recv != nil {
+		if _, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); !ok {
+			return refuse(call.Pos(), "not supported yet: a call of the nested tagged loop at %s through a method value", at)
+		}
+	}
+	g.calls = call
+	g.calledCtor = "New" + exported(name)
+	g.calledFn = fd
+	return nil
+}
+
+// callEdits rewrites the call of a nested machine's loop, f(args) or
+// x.f(args), into c.Call(NewFMachine(args)) or c.Call(NewFMachine(x,
+// args)), and records that the iteration now ends when it returns.
+func (g *loopGen) callEdits() error {
+	call := g.calls
+	if call == nil {
+		return nil
+	}
+	open := g.cName + ".Call(" + g.calledCtor + "("
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && g.info.Selections[sel] != nil {
+		sep := ""
+		if len(call.Args) > 0 {
+			sep = ", "
+		}
+		g.insert(call.Pos(), open)
+		g.replace(sel.X.End(), call.Lparen+1, sep)
+	} else {
+		g.replace(call.Pos(), call.Lparen+1, open)
+	}
+	g.insert(call.End(), ")\n"+g.mName+".calling = true // the iteration ends when the machine returns (Returned)")
+	return nil
 }
