@@ -64,8 +64,9 @@
 // outer machine implements [compho.Returner], and its Returned runs the
 // end of the iteration (the post statement, then the next iteration's
 // start) that its last Update would otherwise run. So the call must be the
-// last statement of the outer loop body, and the nested loop the last
-// statement of G; both are refused otherwise.
+// last statement of the outer loop body, on the outer function's own
+// pointer receiver if G is a method, and the nested loop the last
+// statement of G; the rest is refused.
 //
 // # Channels
 //

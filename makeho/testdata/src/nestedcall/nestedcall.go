@@ -81,3 +81,16 @@ func (p *Proc) inner() {
 	}
 	p.x++
 }
+
+// Run2 calls the inner loop on another variable than its receiver.
+func (p *Proc) Run2() {
+	q := p
+	//sync:tag p.round,p.step
+	for p.round < 10 {
+		p.round++
+		p.step = A
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		p.step = B
+		q.inner()
+	}
+}
