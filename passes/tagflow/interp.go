@@ -991,6 +991,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		}
 	}
 	loc := loadOf(e.term(fr, st, addr))
+	st.renameStale(loc)
 	st.fs = st.fs.withoutLoc(loc)
 	if st2, isStruct := typ.Underlying().(*types.Struct); isStruct {
 		// Copying a struct copies what is known about its integer fields.
@@ -1155,6 +1156,50 @@ func isCollection(t types.Type) bool {
 func isZeroConst(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
 	return ok && c.Value != nil && c.Value.String() == "0"
+}
+
+// renameStale is called before a store to location loc: a variable's value
+// (current or old) named after what loc, or a location below it, held
+// (p.round = p.next, then p.next = ...) is the old content, not what a
+// later load of loc reads. It gets a synthetic name, with what the facts
+// say about it relative to the terms that the store leaves valid.
+func (st *pstate) renameStale(loc term) {
+	stale := false
+	for i := range st.cur {
+		stale = stale || within(st.cur[i], loc) || within(st.old[i], loc)
+	}
+	if !stale {
+		return
+	}
+	for i := range st.cur {
+		for j, t := range []*term{&st.cur[i], &st.old[i]} {
+			if !within(*t, loc) {
+				continue
+			}
+			was := *t
+			name := st.freshName(i, j)
+			var add facts
+			for _, u := range st.terms() {
+				if within(u, loc) {
+					continue
+				}
+				if f, ok := relFact(name, st.fs.cmp(was, u), u); ok {
+					add = append(add, f)
+				}
+			}
+			for k := range st.cur {
+				if st.cur[k] == was {
+					st.cur[k] = name
+				}
+				if st.old[k] == was {
+					st.old[k] = name
+				}
+			}
+			for _, f := range add {
+				st.add(f)
+			}
+		}
+	}
 }
 
 // freshName returns a synthetic name for variable i's current (j == 0) or

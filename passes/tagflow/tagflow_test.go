@@ -43,3 +43,7 @@ func TestEvalReproducers(t *testing.T) {
 func TestWrites(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), report, "writes")
 }
+
+func TestStaleField(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "stalefield")
+}
