@@ -16,6 +16,7 @@ import (
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/load"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -75,28 +76,17 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: opts.Dir, Env: opts.Env, Overlay: overlay}
-	if opts.Tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + opts.Tags}
-	}
-	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	good, errs, err := load.Checked(load.Options{
+		Patterns: opts.Patterns,
+		Dir:      opts.Dir,
+		Env:      opts.Env,
+		Tags:     opts.Tags,
+		Overlay:  overlay,
+	})
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("no packages matched %s", strings.Join(opts.Patterns, " "))
-	}
-	res := new(Result)
-	var good []*packages.Package
-	for _, p := range pkgs {
-		if len(p.Errors) > 0 {
-			for _, e := range p.Errors {
-				res.Errors = append(res.Errors, e.Error())
-			}
-			continue
-		}
-		good = append(good, p)
-	}
+	res := &Result{Errors: errs}
 	if len(good) == 0 {
 		return res, nil
 	}
@@ -145,11 +135,12 @@ func Generate(opts Options) (*Result, error) {
 // blankGenerated finds the generated files of the packages and returns an
 // overlay that empties them.
 func blankGenerated(opts Options) (map[string][]byte, error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: opts.Dir, Env: opts.Env}
-	if opts.Tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + opts.Tags}
-	}
-	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	pkgs, err := load.Packages(packages.NeedName|packages.NeedFiles, load.Options{
+		Patterns: opts.Patterns,
+		Dir:      opts.Dir,
+		Env:      opts.Env,
+		Tags:     opts.Tags,
+	})
 	if err != nil {
 		return nil, err
 	}

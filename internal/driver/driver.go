@@ -22,11 +22,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/load"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/selection"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 )
 
 // Exit codes of the standalone command.
@@ -173,28 +173,17 @@ type Suppressed struct {
 // single packages are in Result.Errors, and the other packages are still
 // analysed.
 func Analyze(opts Options) (*Result, error) {
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: opts.Tests, Dir: opts.Dir, Overlay: opts.Overlay}
-	if opts.Tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + opts.Tags}
-	}
-	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	good, errs, err := load.Checked(load.Options{
+		Patterns: opts.Patterns,
+		Dir:      opts.Dir,
+		Tests:    opts.Tests,
+		Tags:     opts.Tags,
+		Overlay:  opts.Overlay,
+	})
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("no packages matched %s", strings.Join(opts.Patterns, " "))
-	}
-	res := new(Result)
-	var good []*packages.Package
-	for _, p := range pkgs {
-		if len(p.Errors) > 0 {
-			for _, e := range p.Errors {
-				res.Errors = append(res.Errors, e.Error())
-			}
-			continue
-		}
-		good = append(good, p)
-	}
+	res := &Result{Errors: errs}
 	if len(good) > 0 {
 		graph, err := checker.Analyze(opts.Analyzers, good, nil)
 		if err != nil {
