@@ -96,6 +96,13 @@ type didCloseTextDocumentParams struct {
 	TextDocument textDocumentIdentifier `json:"textDocument"`
 }
 
+// documentURI returns the URI of the document that a text document
+// notification is about.
+func (p didOpenTextDocumentParams) documentURI() string   { return p.TextDocument.URI }
+func (p didChangeTextDocumentParams) documentURI() string { return p.TextDocument.URI }
+func (p didSaveTextDocumentParams) documentURI() string   { return p.TextDocument.URI }
+func (p didCloseTextDocumentParams) documentURI() string  { return p.TextDocument.URI }
+
 // position is a 0-based line and a 0-based offset in UTF-16 code units
 // within that line.
 type position struct {

@@ -131,11 +131,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 func (s *server) notification(req *jsonrpc2.Request) error {
 	switch req.Method {
 	case "textDocument/didOpen":
-		var p didOpenTextDocumentParams
-		if err := unmarshal(req, &p); err != nil {
-			return err
-		}
-		path, err := goFile(p.TextDocument.URI)
+		p, path, err := goDocument[didOpenTextDocumentParams](req)
 		if path == "" {
 			return err
 		}
@@ -145,11 +141,7 @@ func (s *server) notification(req *jsonrpc2.Request) error {
 		s.schedule(filepath.Dir(path))
 
 	case "textDocument/didChange":
-		var p didChangeTextDocumentParams
-		if err := unmarshal(req, &p); err != nil {
-			return err
-		}
-		path, err := goFile(p.TextDocument.URI)
+		p, path, err := goDocument[didChangeTextDocumentParams](req)
 		if path == "" {
 			return err
 		}
@@ -169,11 +161,7 @@ func (s *server) notification(req *jsonrpc2.Request) error {
 		doc.version, doc.text = p.TextDocument.Version, []byte(last.Text)
 
 	case "textDocument/didSave":
-		var p didSaveTextDocumentParams
-		if err := unmarshal(req, &p); err != nil {
-			return err
-		}
-		path, err := goFile(p.TextDocument.URI)
+		p, path, err := goDocument[didSaveTextDocumentParams](req)
 		if path == "" {
 			return err
 		}
@@ -187,11 +175,7 @@ func (s *server) notification(req *jsonrpc2.Request) error {
 		s.schedule(filepath.Dir(path))
 
 	case "textDocument/didClose":
-		var p didCloseTextDocumentParams
-		if err := unmarshal(req, &p); err != nil {
-			return err
-		}
-		path, err := goFile(p.TextDocument.URI)
+		p, path, err := goDocument[didCloseTextDocumentParams](req)
 		if path == "" {
 			return err
 		}
@@ -204,14 +188,20 @@ func (s *server) notification(req *jsonrpc2.Request) error {
 	return nil
 }
 
-// goFile returns the file name of a document URI, or "" if it does not
-// name a Go file; the error says why when the URI is not a file name.
-func goFile(uri string) (string, error) {
-	path, err := uriToPath(uri)
-	if err != nil || !strings.HasSuffix(path, ".go") {
-		return "", err
+// goDocument decodes the params of a text document notification and
+// returns them with the file name of the document, or with "" if the
+// document is not a Go file. The error says why when the params do not
+// decode or the URI is not a file name; it is nil for a file that is
+// simply not Go, which the server ignores.
+func goDocument[P interface{ documentURI() string }](req *jsonrpc2.Request) (p P, path string, err error) {
+	if err := unmarshal(req, &p); err != nil {
+		return p, "", err
 	}
-	return path, nil
+	path, err = uriToPath(p.documentURI())
+	if err != nil || !strings.HasSuffix(path, ".go") {
+		return p, "", err
+	}
+	return p, path, nil
 }
 
 func unmarshal(req *jsonrpc2.Request, v any) error {
