@@ -3,7 +3,6 @@ package gclplugin_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccvet/ccvet/internal/testenv"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -31,48 +31,9 @@ type customConfig struct {
 	} `yaml:"plugins"`
 }
 
-// The test module: package msgs declares a message type and a send
-// function; package proc sends the message with the previous ballot, which
-// syncsend reports using the facts that it exported for package msgs.
+// The test module is testenv.ResendModule: its finding and the finding's
+// related position, as golangci-lint reports them.
 const (
-	msgsGo = `package msgs
-
-type Step int
-
-const (
-	Prepare Step = iota
-	Ack
-)
-
-// Msg is a message.
-//
-//sync:msg Ballot,Step
-type Msg struct {
-	Ballot int
-	Step   Step
-}
-
-// Broadcast sends m to every peer.
-//
-//sync:send
-func Broadcast(m any) {}
-`
-	procGo = `package proc
-
-import "example.com/two/msgs"
-
-// Run sends a Prepare message that carries the previous ballot.
-func Run() {
-	var ballot int
-	var step msgs.Step
-	//sync:tag ballot,step
-	for ballot < 3 {
-		ballot++
-		step = msgs.Prepare
-		msgs.Broadcast(msgs.Msg{Ballot: ballot - 1, Step: step})%s
-	}
-}
-`
 	finding = "proc/proc.go:13:17: syncsend: msgs.Msg sent with Ballot from before ballot was set at line 11 (condition II: a message carries the tag of the round it is sent in) (ccvet)"
 	related = "proc/proc.go:11:3: syncsend(related information): ballot set here (ccvet)"
 )
@@ -128,12 +89,9 @@ func TestGolangciLint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, dir, map[string]string{
-		"go.mod":        "module example.com/two\n\ngo 1.22\n",
-		"msgs/msgs.go":  msgsGo,
-		"proc/proc.go":  fmt.Sprintf(procGo, ""),
-		".golangci.yml": string(golangciYml),
-	})
+	files := testenv.ResendModule("")
+	files[".golangci.yml"] = string(golangciYml)
+	testenv.WriteFiles(t, dir, files)
 	cache := t.TempDir()
 	lint := func(t *testing.T, wantCode int, want ...string) {
 		t.Helper()
@@ -154,21 +112,21 @@ func TestGolangciLint(t *testing.T) {
 	// golangci-lint made of its related position is on another line, so it
 	// stays.
 	t.Run("nolint", func(t *testing.T) {
-		writeFiles(t, dir, map[string]string{"proc/proc.go": fmt.Sprintf(procGo, " //nolint:ccvet // resends on purpose")})
+		testenv.WriteFiles(t, dir, map[string]string{"proc/proc.go": testenv.ResendModule(" //nolint:ccvet // resends on purpose")["proc/proc.go"]})
 		lint(t, 1, related)
 	})
 
 	// ccvet's own //sync:ignore suppresses the finding with its related
 	// positions.
 	t.Run("sync:ignore", func(t *testing.T) {
-		writeFiles(t, dir, map[string]string{"proc/proc.go": fmt.Sprintf(procGo, " //sync:ignore syncsend resends on purpose")})
+		testenv.WriteFiles(t, dir, map[string]string{"proc/proc.go": testenv.ResendModule(" //sync:ignore syncsend resends on purpose")["proc/proc.go"]})
 		lint(t, 0)
 	})
 
 	// The plugin's settings reach it: disabling syncsend leaves nothing.
 	t.Run("settings", func(t *testing.T) {
-		writeFiles(t, dir, map[string]string{
-			"proc/proc.go":  fmt.Sprintf(procGo, ""),
+		testenv.WriteFiles(t, dir, map[string]string{
+			"proc/proc.go":  files["proc/proc.go"],
 			".golangci.yml": strings.Replace(string(golangciYml), "disable: []", "disable: [syncsend]", 1),
 		})
 		lint(t, 0)
@@ -177,7 +135,7 @@ func TestGolangciLint(t *testing.T) {
 	// An unknown analyzer name stops golangci-lint with the plugin's error
 	// (exit code 3, golangci-lint's exitcodes.Failure).
 	t.Run("bad settings", func(t *testing.T) {
-		writeFiles(t, dir, map[string]string{
+		testenv.WriteFiles(t, dir, map[string]string{
 			".golangci.yml": strings.Replace(string(golangciYml), "enable: []", "enable: [syncsnd]", 1),
 		})
 		_, stderr, code := runGolangciLint(t, bin, dir, cache)
@@ -209,7 +167,7 @@ func buildGolangciLint(t *testing.T, version, module, imp, dir string) string {
 	}
 
 	plugins := fmt.Sprintf("package main\n\nimport (\n\t_ %q\n)\n", imp)
-	writeFiles(t, src, map[string]string{"cmd/golangci-lint/plugins.go": plugins})
+	testenv.WriteFiles(t, src, map[string]string{"cmd/golangci-lint/plugins.go": plugins})
 	before := requirements(t, src)
 	goCmd(t, src, "mod", "edit", "-replace", module+"="+dir)
 	goCmd(t, src, "mod", "tidy")
@@ -276,19 +234,9 @@ func runGolangciLint(t *testing.T, bin, dir, cache string) (issues []string, std
 	cmd := exec.Command(bin, "run", "--enable-only", "ccvet", "--output.json.path", "stdout", "--show-stats=false", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOLANGCI_LINT_CACHE="+cache)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatalf("golangci-lint: %v", err)
-	}
-	if o.Len() == 0 {
-		return nil, e.String(), code
+	stdout, stderr, code := testenv.Run(t, cmd)
+	if stdout == "" {
+		return nil, stderr, code
 	}
 	var result struct {
 		Issues []struct {
@@ -299,25 +247,11 @@ func runGolangciLint(t *testing.T, bin, dir, cache string) (issues []string, std
 			}
 		}
 	}
-	if err := json.Unmarshal(o.Bytes(), &result); err != nil {
-		t.Fatalf("golangci-lint output: %v\n%s", err, o.Bytes())
+	if err := json.Unmarshal([]byte(stdout), &result); err != nil {
+		t.Fatalf("golangci-lint output: %v\n%s", err, stdout)
 	}
 	for _, is := range result.Issues {
 		issues = append(issues, fmt.Sprintf("%s:%d:%d: %s (%s)", is.Pos.Filename, is.Pos.Line, is.Pos.Column, is.Text, is.FromLinter))
 	}
-	return issues, e.String(), code
-}
-
-// writeFiles writes files (slash-separated path relative to dir -> content).
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	return issues, stderr, code
 }

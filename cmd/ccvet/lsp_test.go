@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccvet/ccvet/internal/testenv"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -43,7 +44,7 @@ func (s lspStream) Close() error {
 // components, receives the diagnostic, fixes the text without saving it
 // to disk, saves, receives an empty list, and shuts the server down.
 func TestLSP(t *testing.T) {
-	dir := writeModule(t, map[string]string{"msgs/msgs.go": msgsGo, "proc/proc.go": procGo})
+	dir := testenv.TempModule(t, "example.com/two", map[string]string{"msgs/msgs.go": testenv.MsgsGo, "proc/proc.go": procGo})
 	procPath := filepath.Join(dir, "proc", "proc.go")
 	msgsPath := filepath.Join(dir, "msgs", "msgs.go")
 	proc := fileURI(procPath)

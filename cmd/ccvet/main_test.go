@@ -1,15 +1,15 @@
 package main_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/testenv"
 )
 
 var ccvet string // path of the binary under test
@@ -33,46 +33,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// writeModule writes files (path -> content) into a new module.
-func writeModule(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	files["go.mod"] = "module example.com/two\n\ngo 1.22\n"
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-const msgsGo = `package msgs
-
-type Step int
-
-const (
-	Prepare Step = iota
-	Ack
-)
-
-// Msg is a message.
-//
-//sync:msg Ballot,Step
-type Msg struct {
-	Ballot int
-	Step   Step
-}
-
-// Broadcast sends m to every peer.
-//
-//sync:send
-func Broadcast(m any) {}
-`
-
 // procGo uses msgs.Msg in a loop whose tag has one variable: only the
 // facts exported by package msgs tell that Msg has two components.
 const procGo = `package proc
@@ -91,29 +51,19 @@ func Run() {
 
 const wantMsg = "message msgs.Msg maps 2 tag component(s) but is used in a loop tagged ballot (1 variables): give one component per variable, _ for one it does not carry"
 
+// run runs the command name in dir, outside any workspace.
 func run(t *testing.T, dir string, name string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatalf("%s %v: %v", name, args, err)
-	}
-	return o.String(), e.String(), code
+	return testenv.Run(t, cmd)
 }
 
 // TestGoVet runs the real go vet with ccvet as its vet tool on a
 // two-package module.
 func TestGoVet(t *testing.T) {
-	dir := writeModule(t, map[string]string{"msgs/msgs.go": msgsGo, "proc/proc.go": procGo})
+	dir := testenv.TempModule(t, "example.com/two", map[string]string{"msgs/msgs.go": testenv.MsgsGo, "proc/proc.go": procGo})
 	_, stderr, code := run(t, dir, "go", "vet", "-vettool="+ccvet, "./...")
 	if code == 0 || !strings.Contains(stderr, "proc/proc.go:10:18: "+wantMsg) {
 		t.Fatalf("go vet exit %d, stderr:\n%s\nwant the diagnostic %q", code, stderr, wantMsg)
@@ -126,7 +76,7 @@ func TestGoVet(t *testing.T) {
 }
 
 func TestStandalone(t *testing.T) {
-	dir := writeModule(t, map[string]string{"msgs/msgs.go": msgsGo, "proc/proc.go": procGo})
+	dir := testenv.TempModule(t, "example.com/two", map[string]string{"msgs/msgs.go": testenv.MsgsGo, "proc/proc.go": procGo})
 
 	stdout, stderr, code := run(t, dir, ccvet, "./...")
 	want := "proc/proc.go:10:18: " + wantMsg + " (syncdirective)\n" +
@@ -160,7 +110,7 @@ func TestStandalone(t *testing.T) {
 }
 
 func TestStandaloneClean(t *testing.T) {
-	dir := writeModule(t, map[string]string{"msgs/msgs.go": msgsGo})
+	dir := testenv.TempModule(t, "example.com/two", map[string]string{"msgs/msgs.go": testenv.MsgsGo})
 	stdout, stderr, code := run(t, dir, ccvet, "./...")
 	if code != 0 || stdout != "" || stderr != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
@@ -168,8 +118,8 @@ func TestStandaloneClean(t *testing.T) {
 }
 
 func TestStandaloneErrors(t *testing.T) {
-	dir := writeModule(t, map[string]string{
-		"msgs/msgs.go": msgsGo,
+	dir := testenv.TempModule(t, "example.com/two", map[string]string{
+		"msgs/msgs.go": testenv.MsgsGo,
 		"bad/bad.go":   "package bad\n\nfunc f() int { return \"x\" }\n",
 	})
 	for _, tc := range []struct {

@@ -3,7 +3,6 @@ package main_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/testenv"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -106,71 +106,13 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 }
 
-// The module that the hook tests check: package proc sends a message
-// carrying the previous ballot, which syncsend reports. sendSuffix is
-// appended to the line of the send.
+// The hook tests check testenv.ResendModule: its finding, as ccvet prints
+// it, and the comment after the send that suppresses it.
 const (
-	hookMsgsGo = `package msgs
-
-type Step int
-
-const (
-	Prepare Step = iota
-	Ack
-)
-
-// Msg is a message.
-//
-//sync:msg Ballot,Step
-type Msg struct {
-	Ballot int
-	Step   Step
-}
-
-// Broadcast sends m to every peer.
-//
-//sync:send
-func Broadcast(m any) {}
-`
-	hookProcGo = `package proc
-
-import "example.com/hooks/msgs"
-
-// Run sends a Prepare message that carries the previous ballot.
-func Run() {
-	var ballot int
-	var step msgs.Step
-	//sync:tag ballot,step
-	for ballot < 3 {
-		ballot++
-		step = msgs.Prepare
-		msgs.Broadcast(msgs.Msg{Ballot: ballot - 1, Step: step})%s
-	}
-}
-`
 	hookFinding = "proc/proc.go:13:17: msgs.Msg sent with Ballot from before ballot was set at line 11 (condition II: a message carries the tag of the round it is sent in) (syncsend)\n" +
 		"\tproc/proc.go:11:3: ballot set here\n"
 	hookIgnore = " //sync:ignore syncsend resends on purpose"
 )
-
-// writeHookModule writes the module that the hook tests check into dir,
-// with sendSuffix after the send.
-func writeHookModule(t *testing.T, dir, sendSuffix string) {
-	t.Helper()
-	for name, content := range map[string]string{
-		"go.mod":       "module example.com/hooks\n\ngo 1.22\n",
-		"msgs/msgs.go": hookMsgsGo,
-		"proc/proc.go": fmt.Sprintf(hookProcGo, sendSuffix),
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // runEntry runs a hook's entry as pre-commit does: split into words, with
 // no shell, from the root of the repository, with the directory where
@@ -188,18 +130,7 @@ func runEntry(t *testing.T, dir, entry string) (stdout, stderr string, code int)
 	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off")
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatalf("%s: %v", entry, err)
-	}
-	return o.String(), e.String(), code
+	return testenv.Run(t, cmd)
 }
 
 // TestPreCommitEntry runs the ccvet hook's entry as pre-commit would, on a
@@ -217,13 +148,13 @@ func TestPreCommitEntry(t *testing.T) {
 	}
 	dir := t.TempDir()
 
-	writeHookModule(t, dir, "")
+	testenv.WriteFiles(t, dir, testenv.ResendModule(""))
 	stdout, stderr, code := runEntry(t, dir, entry)
 	if code != 1 || stdout != hookFinding || stderr != "" {
 		t.Errorf("%s: exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1 and\n%s", entry, code, stdout, stderr, hookFinding)
 	}
 
-	writeHookModule(t, dir, hookIgnore)
+	testenv.WriteFiles(t, dir, testenv.ResendModule(hookIgnore))
 	stdout, stderr, code = runEntry(t, dir, entry)
 	if code != 0 || stdout != "" || stderr != "" {
 		t.Errorf("%s with the finding ignored: exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 0 and no output", entry, code, stdout, stderr)
@@ -281,7 +212,7 @@ func TestPreCommitTryRepo(t *testing.T) {
 		return "", 0
 	}
 
-	writeHookModule(t, dir, "")
+	testenv.WriteFiles(t, dir, testenv.ResendModule(""))
 	// Keep pre-commit's cache, where it installs ccvet, out of the checked files.
 	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("/.pre-commit-home/\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -295,7 +226,7 @@ func TestPreCommitTryRepo(t *testing.T) {
 		t.Fatalf("pre-commit try-repo: exit %d, output:\n%s\nwant exit 1 and the finding\n%s", code, out, hookFinding)
 	}
 
-	writeHookModule(t, dir, hookIgnore)
+	testenv.WriteFiles(t, dir, testenv.ResendModule(hookIgnore))
 	git("commit", "-q", "-a", "-m", "ignore the finding")
 	out, code = tryRepo()
 	if code != 0 || !strings.Contains(out, "ccvet....") || !strings.Contains(out, "Passed") {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/internal/driver"
+	"github.com/ccvet/ccvet/internal/testenv"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -105,24 +106,7 @@ func (p *P) Quiet() {
 // and returns its directory, with symbolic links resolved.
 func writeModule(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"go.mod": "module example.com/sarif\n\ngo 1.22\n",
-		"p/p.go": protoGo,
-	}
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testenv.TempModule(t, "example.com/sarif", map[string]string{"p/p.go": protoGo})
 }
 
 // runMain runs the standalone command in dir.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/analyzer"
+	"github.com/ccvet/ccvet/internal/testenv"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -240,24 +241,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// writeModule creates a module with the given files and returns its
-// directory.
-func writeModule(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	files["go.mod"] = "module example.com/proto\n\ngo 1.22\n"
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // TestServe drives a server through a session: open a file whose unsaved
 // text has a violation, fix it without writing it, have a file that is not
 // open break and be fixed on disk, save text that does not type-check,
@@ -265,7 +248,7 @@ func writeModule(t *testing.T, files map[string]string) string {
 func TestServe(t *testing.T) {
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
-	dir := writeModule(t, map[string]string{"proto/proto.go": protoFixed})
+	dir := testenv.TempModule(t, "example.com/proto", map[string]string{"proto/proto.go": protoFixed})
 	protoPath := filepath.Join(dir, "proto", "proto.go")
 	waitPath := filepath.Join(dir, "proto", "wait.go")
 	proto, wait := pathToURI(protoPath), pathToURI(waitPath)

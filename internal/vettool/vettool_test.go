@@ -3,7 +3,6 @@ package vettool_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ccvet/ccvet/analyzer"
+	"github.com/ccvet/ccvet/internal/testenv"
 	"github.com/ccvet/ccvet/internal/vettool"
 )
 
@@ -23,11 +23,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// three is a module whose package c sees package a's message type only
-// through package b, which has no directive: a's facts must reach c
-// through b's fact file, which the driver writes without analysing b.
+// three is module example.com/three, whose package c sees package a's
+// message type only through package b, which has no directive: a's facts
+// must reach c through b's fact file, which the driver writes without
+// analysing b.
 var three = map[string]string{
-	"go.mod": "module example.com/three\n\ngo 1.22\n",
 	"a/a.go": `package a
 
 type Step int
@@ -78,21 +78,6 @@ a/a.go:8:1: 	a.Msg is declared here
 c/c.go:7:2: 	//sync:tag of the loop
 `
 
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // goVet runs go vet with this test binary as the vet tool, in dir.
 func goVet(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
@@ -106,24 +91,13 @@ func goVet(t *testing.T, dir string, args ...string) (stdout, stderr string, cod
 	cmd := exec.Command("go", append([]string{"vet", "-vettool=" + exe}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CCVET_VETTOOL_TEST=1", "GOWORK=off", "GOFLAGS=")
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err = cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
+	return testenv.Run(t, cmd)
 }
 
 // TestGoVetTransitiveFacts runs the real go vet: the finding in c needs
 // the facts of a, which c does not import.
 func TestGoVetTransitiveFacts(t *testing.T) {
-	dir := writeTree(t, three)
+	dir := testenv.TempModule(t, "example.com/three", three)
 	_, stderr, code := goVet(t, dir, "./...")
 	// go vet prefixes each package's output with a "# pkg" line.
 	got := strings.Join(withoutComments(stderr), "")
@@ -150,7 +124,7 @@ func withoutComments(out string) []string {
 // TestGoVetJSON checks the -json form: one object per package with
 // findings, keyed by analyzer, as unitchecker writes it.
 func TestGoVetJSON(t *testing.T) {
-	dir := writeTree(t, three)
+	dir := testenv.TempModule(t, "example.com/three", three)
 	stdout, stderr, code := goVet(t, dir, "-json", "./...")
 	if code != 0 {
 		t.Fatalf("go vet -json: exit %d, stderr:\n%s", code, stderr)
