@@ -161,6 +161,24 @@ func (c *client) notify(method string, params any) {
 	}
 }
 
+// edit replaces the whole text of the open document uri in the editor,
+// as its version, and saves it.
+func (c *client) edit(uri string, version int32, text string) {
+	c.t.Helper()
+	c.notify("textDocument/didChange", didChangeTextDocumentParams{
+		TextDocument:   versionedTextDocumentIdentifier{URI: uri, Version: version},
+		ContentChanges: []textDocumentContentChangeEvent{{Text: text}},
+	})
+	c.save(uri)
+}
+
+// save tells the server that the document uri was saved: it analyses the
+// document's package again.
+func (c *client) save(uri string) {
+	c.t.Helper()
+	c.notify("textDocument/didSave", didSaveTextDocumentParams{TextDocument: textDocumentIdentifier{URI: uri}})
+}
+
 // initialize performs the handshake and checks the capabilities.
 func (c *client) initialize(root string) {
 	c.t.Helper()
@@ -276,11 +294,7 @@ func TestServe(t *testing.T) {
 	}
 
 	// Fixing the text in the editor and saving clears them.
-	c.notify("textDocument/didChange", didChangeTextDocumentParams{
-		TextDocument:   versionedTextDocumentIdentifier{URI: proto, Version: 2},
-		ContentChanges: []textDocumentContentChangeEvent{{Text: protoFixed}},
-	})
-	c.notify("textDocument/didSave", didSaveTextDocumentParams{TextDocument: textDocumentIdentifier{URI: proto}})
+	c.edit(proto, 2, protoFixed)
 	if got := c.waitPublish(proto); len(got[proto]) != 0 {
 		t.Fatalf("after the fix: diagnostics %s, want none", jsonText(got[proto]))
 	}
@@ -290,7 +304,7 @@ func TestServe(t *testing.T) {
 	if err := os.WriteFile(waitPath, []byte(waitGo), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c.notify("textDocument/didSave", didSaveTextDocumentParams{TextDocument: textDocumentIdentifier{URI: proto}})
+	c.save(proto)
 	got = c.waitPublish(proto, wait)
 	wantWait := []diagnostic{{
 		Range:           lspRange{Start: position{Line: 4, Character: 1}, End: position{Line: 4, Character: 29}},
@@ -307,18 +321,14 @@ func TestServe(t *testing.T) {
 	if err := os.WriteFile(waitPath, []byte(strings.Replace(waitGo, "// sync:tag", "//sync:tag", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c.notify("textDocument/didSave", didSaveTextDocumentParams{TextDocument: textDocumentIdentifier{URI: proto}})
+	c.save(proto)
 	if got := c.waitPublish(proto, wait); len(got[proto])+len(got[wait]) != 0 {
 		t.Fatalf("after fixing wait.go: diagnostics %v, want none", got)
 	}
 
 	// Text that does not type-check is logged, and the server goes on.
 	c.logs = nil
-	c.notify("textDocument/didChange", didChangeTextDocumentParams{
-		TextDocument:   versionedTextDocumentIdentifier{URI: proto, Version: 3},
-		ContentChanges: []textDocumentContentChangeEvent{{Text: protoIllTyped}},
-	})
-	c.notify("textDocument/didSave", didSaveTextDocumentParams{TextDocument: textDocumentIdentifier{URI: proto}})
+	c.edit(proto, 3, protoIllTyped)
 	if got := c.waitPublish(proto); len(got[proto]) != 0 {
 		t.Fatalf("ill-typed: diagnostics %s, want none", jsonText(got[proto]))
 	}
@@ -326,11 +336,7 @@ func TestServe(t *testing.T) {
 	if len(c.logs) != 1 || c.logs[0].Type != messageError || c.logs[0].Message != wantLog {
 		t.Fatalf("ill-typed: log messages %+v, want one error %q", c.logs, wantLog)
 	}
-	c.notify("textDocument/didChange", didChangeTextDocumentParams{
-		TextDocument:   versionedTextDocumentIdentifier{URI: proto, Version: 4},
-		ContentChanges: []textDocumentContentChangeEvent{{Text: protoBroken}},
-	})
-	c.notify("textDocument/didSave", didSaveTextDocumentParams{TextDocument: textDocumentIdentifier{URI: proto}})
+	c.edit(proto, 4, protoBroken)
 	got = c.waitPublish(proto, wait)
 	wantWait = []diagnostic{{
 		Range:           lspRange{Start: position{Line: 6, Character: 2}, End: position{Line: 6, Character: 2}},
