@@ -259,6 +259,25 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// syncdirective is the diagnostic that the server publishes for a finding
+// of syncdirective from start to end.
+func syncdirective(start, end position, msg string, related ...diagnosticRelatedInformation) diagnostic {
+	return diagnostic{
+		Range:              lspRange{Start: start, End: end},
+		Severity:           severityError,
+		Code:               "syncdirective",
+		CodeDescription:    &codeDescription{Href: "https://github.com/ccvet/ccvet/blob/main/README.md#syncdirective"},
+		Source:             "ccvet",
+		Message:            msg,
+		RelatedInformation: related,
+	}
+}
+
+// relatedAt is the related information msg at a point of document uri.
+func relatedAt(uri string, at position, msg string) diagnosticRelatedInformation {
+	return diagnosticRelatedInformation{Location: location{URI: uri, Range: lspRange{Start: at, End: at}}, Message: msg}
+}
+
 // TestServe drives a server through a session: open a file whose unsaved
 // text has a violation, fix it without writing it, have a file that is not
 // open break and be fixed on disk, save text that does not type-check,
@@ -277,18 +296,9 @@ func TestServe(t *testing.T) {
 	// The file on disk is correct: the violation is in the editor's text.
 	c.notify("textDocument/didOpen", didOpenTextDocumentParams{TextDocument: textDocumentItem{URI: proto, LanguageID: "go", Version: 1, Text: protoBroken}})
 	got := c.waitPublish(proto)
-	want := []diagnostic{{
-		Range:           lspRange{Start: position{Line: 30, Character: 14}, End: position{Line: 30, Character: 14}},
-		Severity:        severityError,
-		Code:            "syncdirective",
-		CodeDescription: &codeDescription{Href: "https://github.com/ccvet/ccvet/blob/main/README.md#syncdirective"},
-		Source:          "ccvet",
-		Message:         msgBroken,
-		RelatedInformation: []diagnosticRelatedInformation{
-			{Location: location{URI: proto, Range: lspRange{Start: position{Line: 14, Character: 0}, End: position{Line: 14, Character: 0}}}, Message: "//sync:msg of Vote"},
-			{Location: location{URI: proto, Range: lspRange{Start: position{Line: 28, Character: 1}, End: position{Line: 28, Character: 1}}}, Message: "//sync:tag of the loop"},
-		},
-	}}
+	want := []diagnostic{syncdirective(position{Line: 30, Character: 14}, position{Line: 30, Character: 14}, msgBroken,
+		relatedAt(proto, position{Line: 14, Character: 0}, "//sync:msg of Vote"),
+		relatedAt(proto, position{Line: 28, Character: 1}, "//sync:tag of the loop"))}
 	if !reflect.DeepEqual(got[proto], want) {
 		t.Fatalf("didOpen: diagnostics\n%s\nwant\n%s", jsonText(got[proto]), jsonText(want))
 	}
@@ -306,14 +316,8 @@ func TestServe(t *testing.T) {
 	}
 	c.save(proto)
 	got = c.waitPublish(proto, wait)
-	wantWait := []diagnostic{{
-		Range:           lspRange{Start: position{Line: 4, Character: 1}, End: position{Line: 4, Character: 29}},
-		Severity:        severityError,
-		Code:            "syncdirective",
-		CodeDescription: &codeDescription{Href: "https://github.com/ccvet/ccvet/blob/main/README.md#syncdirective"},
-		Source:          "ccvet",
-		Message:         "comment is not read as a directive: write //sync:tag, with no space after //",
-	}}
+	wantWait := []diagnostic{syncdirective(position{Line: 4, Character: 1}, position{Line: 4, Character: 29},
+		"comment is not read as a directive: write //sync:tag, with no space after //")}
 	if len(got[proto]) != 0 || !reflect.DeepEqual(got[wait], wantWait) {
 		t.Fatalf("after writing wait.go: diagnostics of proto.go %s, of wait.go\n%s\nwant none and\n%s", jsonText(got[proto]), jsonText(got[wait]), jsonText(wantWait))
 	}
@@ -338,18 +342,9 @@ func TestServe(t *testing.T) {
 	}
 	c.edit(proto, 4, protoBroken)
 	got = c.waitPublish(proto, wait)
-	wantWait = []diagnostic{{
-		Range:           lspRange{Start: position{Line: 6, Character: 2}, End: position{Line: 6, Character: 2}},
-		Severity:        severityError,
-		Code:            "syncdirective",
-		CodeDescription: &codeDescription{Href: "https://github.com/ccvet/ccvet/blob/main/README.md#syncdirective"},
-		Source:          "ccvet",
-		Message:         msgBroken,
-		RelatedInformation: []diagnosticRelatedInformation{
-			want[0].RelatedInformation[0],
-			{Location: location{URI: wait, Range: lspRange{Start: position{Line: 4, Character: 1}, End: position{Line: 4, Character: 1}}}, Message: "//sync:tag of the loop"},
-		},
-	}}
+	wantWait = []diagnostic{syncdirective(position{Line: 6, Character: 2}, position{Line: 6, Character: 2}, msgBroken,
+		want[0].RelatedInformation[0],
+		relatedAt(wait, position{Line: 4, Character: 1}, "//sync:tag of the loop"))}
 	if !reflect.DeepEqual(got[proto], want) || !reflect.DeepEqual(got[wait], wantWait) {
 		t.Fatalf("broken again: diagnostics of proto.go\n%s\nof wait.go\n%s\nwant\n%s\nand\n%s", jsonText(got[proto]), jsonText(got[wait]), jsonText(want), jsonText(wantWait))
 	}
