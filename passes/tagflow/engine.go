@@ -107,8 +107,15 @@ func (e *engine) unprovenAll(pos token.Pos, format string, args ...any) {
 	}
 }
 
+// testHookAnalyse, when set by a test, runs at the start of every loop's
+// analysis (to check that a panic there is contained).
+var testHookAnalyse func(*annotations.Loop)
+
 // analyse runs the interpretation of the loop.
 func (e *engine) analyse() {
+	if testHookAnalyse != nil {
+		testHookAnalyse(e.loop)
+	}
 	if e.fn.Blocks == nil {
 		e.unprovenAll(e.loop.Pos(), "the loop's function has no body in SSA")
 		return

@@ -97,7 +97,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		e := newEngine(pass, ann, l, fn, sum, out)
 		e.entries = entries
-		e.analyse()
+		e.safeAnalyse()
 		engines[l] = e
 		regions = append(regions, e.region)
 	}
@@ -110,12 +110,28 @@ func run(pass *analysis.Pass) (any, error) {
 		out.Findings = nil
 		e2 := newEngine(pass, ann, out.Ann, e.fn, sum, out)
 		e2.entry = en
-		e2.analyse()
+		e2.safeAnalyse()
 	}
 	for _, out := range res.Loops {
 		out.Findings = withhold(dedupe(out.Findings))
 	}
 	return res, nil
+}
+
+// safeAnalyse runs the analysis of one loop and turns a panic (a bug of
+// ccvet on code it was not ready for) into "cannot prove" findings at the
+// loop: the other loops are still analysed, the user sees where the gap
+// is, and nothing is silently passed.
+func (e *engine) safeAnalyse() {
+	defer func() {
+		if p := recover(); p != nil {
+			e.unprovenAll(e.loop.Pos(), "internal error in ccvet while analysing this loop: %v (please report it)", p)
+			if debug {
+				panic(p)
+			}
+		}
+	}()
+	e.analyse()
 }
 
 func unproven(pos token.Pos, cond int, format string, args ...any) Finding {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -46,4 +47,17 @@ func TestWrites(t *testing.T) {
 
 func TestStaleField(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), report, "stalefield")
+}
+
+// TestPanicContained checks that a panic in the analysis of one loop
+// becomes "cannot prove" at that loop and leaves the others analysed.
+func TestPanicContained(t *testing.T) {
+	first := true
+	defer tagflow.SetTestHookAnalyse(func(*annotations.Loop) {
+		if first {
+			first = false
+			panic("boom")
+		}
+	})()
+	analysistest.Run(t, analysistest.TestData(), report, "panics")
 }
