@@ -67,11 +67,11 @@ type Initer interface {
 
 // A Returner is a Machine that is told when a nested machine it called
 // returns (the RETURN of Fig. 3 of the paper): Returned is called with the
-// returning machine when that machine is popped, at the end of the step of
-// its last Update (or, if it was Halted when it started, at the end of the
-// step of the calling Update), before the caller's own Halted is checked.
-// It is where the caller runs the code that follows the call in its
-// Update. Returned may not send or call.
+// returning machine when the call returns, at the end of the step in which
+// the last machine of the call halted (see Calls in the package
+// documentation), before the caller's own Halted is checked. It is where
+// the caller runs the code that follows the call in its Update. Returned
+// may not send or call.
 type Returner interface {
 	Returned(c *Ctx, m Machine)
 }
@@ -177,10 +177,11 @@ func (c *Ctx) Broadcast(msg any) {
 
 // Call runs the nested machine m to completion before this machine's next
 // round: m starts (Init) at the end of the current step, runs its first
-// round in the next step, and when it is Halted the caller resumes at the
-// round after the current one. Call may be called only from a round's
-// Update function, at most once per Update. A machine that is Halted when
-// it starts returns at once, without running any round.
+// round in the next step, and when it and the machines called with it
+// have halted, the caller resumes at the round after the current one (see
+// Calls in the package documentation). Call may be called only from a
+// round's Update function, at most once per Update. A machine that is
+// Halted when it starts runs no round.
 func (c *Ctx) Call(m Machine) {
 	if c.mode != modeUpdate {
 		c.fail("Call in %s; only a round's Update function may call a machine", c.mode)
@@ -252,9 +253,25 @@ func (s Step) Position(p PID) Position {
 	return s.ex.pos[p]
 }
 
+// Stack returns the positions of all the frames of process p's machine
+// stack in this step, from the root (depth 0) to the top, whose position
+// is Position(p) without Waiting. It returns nil for a process that has
+// finished or a p out of range. The slice is valid only during the call
+// the Step is passed to.
+func (s Step) Stack(p PID) []Position {
+	if s.ex == nil || p < 0 || int(p) >= s.ex.n {
+		return nil
+	}
+	return s.ex.stack[p]
+}
+
 // A Position locates a process in a step: the top frame of its machine
 // stack. A process that has finished has Halted set and the other fields
-// zero.
+// zero. A process that waits for a call to return (see the package
+// documentation) has Waiting set: it runs nothing in the step, and the
+// other fields locate its top frame, which is where it resumes: for a
+// caller whose called machine has halted, that machine, one round past
+// the last one it ran.
 type Position struct {
 	Depth     int    // 0 for the root machine, 1 for a machine it called, ...
 	Machine   string // the machine's type, as printed by %T
@@ -262,13 +279,18 @@ type Position struct {
 	Round     int    // index in the round table
 	RoundName string // the Name of that round
 	Halted    bool   // the process has finished
+	Waiting   bool   // the process waits for a call to return
 }
 
 func (p Position) String() string {
 	if p.Halted {
 		return "halted"
 	}
-	return fmt.Sprintf("%d:%s[%d].%s", p.Depth, p.Machine, p.Phase, p.RoundName)
+	s := fmt.Sprintf("%d:%s[%d].%s", p.Depth, p.Machine, p.Phase, p.RoundName)
+	if p.Waiting {
+		s += " (waiting)"
+	}
+	return s
 }
 
 // An Observer is called after every global step, after all updates (and
@@ -327,10 +349,10 @@ func Run[M Machine](procs []M, cfg Config[M]) (Result, error) {
 		if Machine(m) == nil {
 			return Result{}, fmt.Errorf("compho: process %d: nil machine", i)
 		}
-		if err := ex.push(&ex.procs[i], m); err != nil {
+		if err := ex.push(&ex.procs[i], m, nil); err != nil {
 			return ex.result(), err
 		}
-		_ = ex.settle(&ex.procs[i]) // a root has no caller to tell
+		ex.settle(&ex.procs[i])
 	}
 	for ex.running() {
 		if ex.step >= maxSteps {
@@ -362,6 +384,18 @@ type frame struct {
 	rounds []Round
 	phase  int
 	round  int
+	call   *call // the call that pushed the frame; nil for a root
+}
+
+// A call is one synchronized machine call (the INIT and RETURN rules of
+// Fig. 3): the processes that executed a step at the same position, when
+// at least one of them called a machine in its Update. Its members are
+// the callers (in every machine they called) and the others of the
+// position that did not halt; all of them wait until every machine the
+// callers called has halted, and then resume together.
+type call struct {
+	members []int // in increasing PID order
+	open    int   // callers whose called machine has not halted yet
 }
 
 type proc struct {
@@ -369,7 +403,8 @@ type proc struct {
 	ctx   Ctx
 	inbox []Envelope // messages sent to this process in the current step, by sender
 	mbox  Mailbox
-	group int // processes at the same position have the same group; -1 if finished
+	group int   // processes at the same position have the same group; -1 if not running this step
+	wait  *call // the call the process waits for; nil if it runs
 }
 
 type executor struct {
@@ -378,7 +413,10 @@ type executor struct {
 	procs []proc
 	step  int
 	pos   []Position
-	reps  []int // a representative process of each group
+	stack [][]Position // the stack of each process at the start of the step
+	reps  []int        // a representative process of each group
+	calls []*call      // the call made by each group in the current step, if any
+	ready []*call      // calls whose machines have all halted, to return
 
 	senders   []PID
 	cand      []int // cand[p] == token: p is a candidate sender of the current receiver
@@ -395,6 +433,7 @@ func newExecutor(n int, adv Adversary) *executor {
 		adv:     adv,
 		procs:   make([]proc, n),
 		pos:     make([]Position, n),
+		stack:   make([][]Position, n),
 		senders: make([]PID, 0, n),
 		cand:    make([]int, n),
 		heard:   make([]int, n),
@@ -429,8 +468,9 @@ func (f *frame) position(depth int) Position {
 	}
 }
 
-// push starts machine m on process p: it pushes a frame and calls Init.
-func (ex *executor) push(p *proc, m Machine) error {
+// push starts machine m on process p, called in call k (nil for a
+// root): it pushes a frame and calls Init.
+func (ex *executor) push(p *proc, m Machine, k *call) error {
 	c := &p.ctx
 	name := fmt.Sprintf("%T", m)
 	rounds := m.Rounds()
@@ -442,7 +482,7 @@ func (ex *executor) push(p *proc, m Machine) error {
 		c.err.Func = "Rounds"
 		return c.err
 	}
-	p.stack = append(p.stack, frame{m: m, typ: reflect.TypeOf(m), name: name, rounds: rounds})
+	p.stack = append(p.stack, frame{m: m, typ: reflect.TypeOf(m), name: name, rounds: rounds, call: k})
 	if in, ok := m.(Initer); ok {
 		c.pos = p.stack[len(p.stack)-1].position(len(p.stack) - 1)
 		c.mode = modeInit
@@ -455,25 +495,58 @@ func (ex *executor) push(p *proc, m Machine) error {
 	return nil
 }
 
-// settle pops the halted machines at the top of p's stack, telling each
-// caller that implements Returner that its machine returned.
-func (ex *executor) settle(p *proc) error {
-	for len(p.stack) > 0 && p.stack[len(p.stack)-1].m.Halted() {
-		m := p.stack[len(p.stack)-1].m
-		p.stack[len(p.stack)-1] = frame{}
-		p.stack = p.stack[:len(p.stack)-1]
-		if len(p.stack) == 0 {
-			break
+// settle checks whether the top machine of running process p is Halted.
+// A halted root is popped: the process has finished. A halted nested
+// machine stays on the stack and p waits for the others of its call (the
+// RETURN barrier); when it was the last one running, the call is ready to
+// return.
+func (ex *executor) settle(p *proc) {
+	if p.wait != nil || len(p.stack) == 0 {
+		return
+	}
+	top := &p.stack[len(p.stack)-1]
+	if !top.m.Halted() {
+		return
+	}
+	if k := top.call; k != nil {
+		p.wait = k
+		if k.open--; k.open == 0 {
+			ex.ready = append(ex.ready, k)
 		}
-		if r, ok := p.stack[len(p.stack)-1].m.(Returner); ok {
-			c := &p.ctx
-			c.pos = p.stack[len(p.stack)-1].position(len(p.stack) - 1)
-			c.mode = modeReturned
-			r.Returned(c, m)
-			c.mode = modeNone
-			if c.err != nil {
-				return c.err
+		return
+	}
+	p.stack[0] = frame{}
+	p.stack = p.stack[:0]
+}
+
+// returnCalls makes the ready calls return, in the order they became
+// ready: every member resumes; a caller pops its halted machine, tells
+// its own machine (Returned), whose Halted is then checked, which may
+// make an enclosing call ready in turn.
+func (ex *executor) returnCalls() error {
+	for len(ex.ready) > 0 {
+		k := ex.ready[0]
+		ex.ready = ex.ready[1:]
+		for _, i := range k.members {
+			p := &ex.procs[i]
+			p.wait = nil
+			if p.stack[len(p.stack)-1].call != k {
+				continue // a member that did not call: it resumes
 			}
+			m := p.stack[len(p.stack)-1].m
+			p.stack[len(p.stack)-1] = frame{}
+			p.stack = p.stack[:len(p.stack)-1]
+			if r, ok := p.stack[len(p.stack)-1].m.(Returner); ok {
+				c := &p.ctx
+				c.pos = p.stack[len(p.stack)-1].position(len(p.stack) - 1)
+				c.mode = modeReturned
+				r.Returned(c, m)
+				c.mode = modeNone
+				if c.err != nil {
+					return c.err
+				}
+			}
+			ex.settle(p)
 		}
 	}
 	return nil
@@ -497,14 +570,20 @@ func (ex *executor) runStep() error {
 	ex.reps = ex.reps[:0]
 	for i := range ex.procs {
 		p := &ex.procs[i]
+		ex.stack[i] = ex.stack[i][:0]
+		for d := range p.stack {
+			ex.stack[i] = append(ex.stack[i], p.stack[d].position(d))
+		}
+		p.group = -1
 		if len(p.stack) == 0 {
-			p.group = -1
 			ex.pos[i] = Position{Halted: true}
 			continue
 		}
-		top := &p.stack[len(p.stack)-1]
-		ex.pos[i] = top.position(len(p.stack) - 1)
-		p.group = -1
+		ex.pos[i] = ex.stack[i][len(p.stack)-1]
+		if p.wait != nil {
+			ex.pos[i].Waiting = true
+			continue
+		}
 		for g, r := range ex.reps {
 			if sameStack(ex.procs[r].stack, p.stack) {
 				p.group = g
@@ -516,7 +595,6 @@ func (ex *executor) runStep() error {
 			ex.reps = append(ex.reps, i)
 		}
 	}
-
 	// Send.
 	for i := range ex.procs {
 		p := &ex.procs[i]
@@ -616,7 +694,23 @@ func (ex *executor) runStep() error {
 		}
 	}
 
-	// Advance, call, return.
+	// Advance, call, return. The calls of the step are created first, so
+	// that their members are listed in PID order.
+	ex.calls = ex.calls[:0]
+	for range ex.reps {
+		ex.calls = append(ex.calls, nil)
+	}
+	for i := range ex.procs {
+		p := &ex.procs[i]
+		if p.group >= 0 && p.ctx.call != nil {
+			if ex.calls[p.group] == nil {
+				ex.calls[p.group] = &call{}
+			}
+			// Counted before any callee starts: one halted at its start
+			// must not make the call return while others are starting.
+			ex.calls[p.group].open++
+		}
+	}
 	for i := range ex.procs {
 		p := &ex.procs[i]
 		if p.group < 0 {
@@ -629,15 +723,22 @@ func (ex *executor) runStep() error {
 			top.phase++
 		}
 		c := &p.ctx
+		k := ex.calls[p.group]
 		if m := c.call; m != nil {
 			c.call = nil
-			if err := ex.push(p, m); err != nil {
+			k.members = append(k.members, i)
+			if err := ex.push(p, m, k); err != nil {
 				return err
 			}
+			ex.settle(p)
+			continue
 		}
-		if err := ex.settle(p); err != nil {
-			return err
+		ex.settle(p)
+		if k != nil && p.wait == nil && len(p.stack) > 0 {
+			// Its machine goes on after the call, like the callers'.
+			k.members = append(k.members, i)
+			p.wait = k
 		}
 	}
-	return nil
+	return ex.returnCalls()
 }

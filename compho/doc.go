@@ -26,10 +26,45 @@
 // Update that called [Ctx.Call] for nested machines), its Init method is
 // called if the machine implements [Initer], with phase 0 and round 0.
 // Then Halted is checked: a machine that is halted before its first round
-// is popped at once, without running any round.
+// runs no round.
 //
-// A process is finished when its stack is empty. A finished process sends
-// nothing, receives nothing and is not called again.
+// A process is finished when its root machine has halted: it is popped,
+// and the process sends nothing, receives nothing and is not called
+// again. Roots finish individually.
+//
+// # Calls
+//
+// Calls follow the INIT and RETURN rules of Fig. 3: a call is synchronous
+// for the processes of the round that makes it. The processes that
+// execute a step at the same position (see below) form a group; if any of
+// them calls a machine in its Update, the group makes one call, made of
+// the callers (whatever machine each called) and of the other members of
+// the group whose machine did not halt in that step. Every caller runs
+// its called machine, in lock step with the processes that called the
+// same machine; the other members wait. A caller whose called machine
+// halts waits too, until every machine of the call has halted: then the
+// call returns, at the end of that step, and all its members resume
+// together in the next step, each at the round after the one it executed
+// when the call was made. This is the barrier of the RETURN rule: the
+// callers return together, once all of them have reached the end of the
+// called machine (its out_internal).
+//
+// A waiting process stutters: it sends nothing, receives nothing (it is
+// never a candidate sender or a receiver), runs no Update and no Halted
+// check, and [Step.Position] reports it with Waiting set. When a call
+// returns, each caller, in increasing PID order, pops its called machine
+// and, if its own machine implements [Returner], is told (Returned), after
+// which its machine's Halted is checked: a halted root finishes, and a
+// halted nested machine makes the process wait for its own call, which
+// may return at the end of the same step. Calls nest: a call made inside
+// a called machine involves only the processes of that machine's group.
+//
+// Hence the running processes are all at the same position, except for
+// the callers of different machines in one call: no process runs ahead of
+// the others of its call, and the step a process is in is a function of
+// its position (the stack of its machines' phases and rounds). The price is liveness: if one machine of a call never halts, the other
+// members wait for ever, and the run ends with [ErrMaxSteps] when the step
+// bound is reached (observers see the waiting processes with Waiting set).
 //
 // # A global step
 //
@@ -37,55 +72,37 @@
 // every process is finished. Each step consists of four stages, each
 // running the processes in increasing PID order:
 //
-//  1. Send. Every process that is not finished runs the Send function of
-//     the current round of its top frame. Messages are recorded; a process
-//     may send at most one message to each receiver in a round
-//     ([Ctx.Broadcast] sends one to every process, itself included).
-//  2. Environment. For every receiver q that is not finished, the
-//     candidate senders are the processes that sent a message to q in this
-//     step and are at the same position as q: their stacks have the same
-//     depth and, frame by frame from the root, the same machine type, phase
-//     and round. (This is how a communication-closed implementation
-//     filters messages: an inner loop's messages carry the synchronization
-//     tags of the enclosing loops too.) Messages from any other process are
-//     not delivered. If there is at least one candidate, the [Adversary] is
+//  1. Send. Every process that is running (neither finished nor waiting)
+//     runs the Send function of the current round of its top frame.
+//     Messages are recorded; a process may send at most one message to
+//     each receiver in a round ([Ctx.Broadcast] sends one to every
+//     process, itself included).
+//  2. Environment. For every running receiver q, the candidate senders
+//     are the running processes that sent a message to q in this step and
+//     are at the same position as q: their stacks have the same depth
+//     and, frame by frame from the root, the same machine type, phase and
+//     round. (This is how a communication-closed implementation filters
+//     messages: an inner loop's messages carry the synchronization tags of
+//     the enclosing loops too.) Messages from any other process are not
+//     delivered. If there is at least one candidate, the [Adversary] is
 //     asked which of them q hears of (the HO set of q); it may choose any
 //     subset, and messages from the other candidates are lost. The mailbox
 //     of q holds the heard messages sorted by sender. All mailboxes are
 //     computed before any Update runs.
-//  3. Update. Every process that is not finished runs the Update function
-//     of its top frame's current round with its mailbox. The Update may
-//     call [Ctx.Call] at most once.
+//  3. Update. Every running process runs the Update function of its top
+//     frame's current round with its mailbox. The Update may call
+//     [Ctx.Call] at most once.
 //  4. Advance. For every process that ran the step, the round of the frame
 //     that ran is advanced: to the next round of its table, or to round 0
 //     of the next phase after the last round. If its Update called a
 //     machine, that machine is pushed (and initialized, see above); it runs
-//     its first round in the next step. Then, as long as the top frame's
-//     machine is Halted, the frame is popped: a popped nested machine
-//     returns to its caller, whose round was advanced when it made the
-//     call, so the caller resumes at the round after the one whose Update
-//     called; a caller that implements [Returner] is told (Returned), and
-//     the caller's own Halted is checked in turn at that moment.
+//     its first round in the next step. Otherwise Halted is checked, and
+//     the process starts waiting if its group made a call (see Calls).
+//     Then the calls all of whose machines have halted return.
 //
 // After the step, each [Observer] is called with the step and the root
 // machines. Halted is thus checked only at round boundaries: after
 // Init, after every Update, and after a nested machine returns.
-//
-// A nested call is synchronous only for the processes that make it: the
-// processes that called the same machine from the same position in the
-// same step run its rounds in lock step with each other, while the
-// processes that did not call it continue with their own machine's next
-// rounds. Processes at different positions never exchange messages, so a
-// process that returns from a nested machine exchanges messages again
-// with the others only when (if ever) they are at the same position.
-//
-// Returns are not a barrier: each process returns from a nested machine
-// when its own instance is Halted. The RETURN rule of Fig. 3 makes all the
-// callers return together; here, callers whose instances halt in the same
-// step return together, and one that halts earlier or later simply ends up
-// at another position. This is the lock-step image of the asynchronous
-// code, where a process leaves an inner loop without waiting for the
-// others.
 //
 // # Adversaries
 //

@@ -72,7 +72,7 @@ func ExampleScripted() {
 }
 
 // caller runs two rounds per phase, for two phases; in the first round of
-// phase 0, process 0 calls a callee.
+// phase 0, process 0 calls a callee, and process 1 waits for it to return.
 type caller struct{ phases int }
 
 func (m *caller) Rounds() []compho.Round {
@@ -108,11 +108,11 @@ func ExampleCtx_Call() {
 	fmt.Println(err)
 	// Output:
 	// step 0: 0:*compho_test.caller[0].A, 0:*compho_test.caller[0].A
-	// step 1: 1:*compho_test.callee[0].X, 0:*compho_test.caller[0].B
-	// step 2: 1:*compho_test.callee[1].X, 0:*compho_test.caller[1].A
-	// step 3: 0:*compho_test.caller[0].B, 0:*compho_test.caller[1].B
-	// step 4: 0:*compho_test.caller[1].A, halted
-	// step 5: 0:*compho_test.caller[1].B, halted
+	// step 1: 1:*compho_test.callee[0].X, 0:*compho_test.caller[0].B (waiting)
+	// step 2: 1:*compho_test.callee[1].X, 0:*compho_test.caller[0].B (waiting)
+	// step 3: 0:*compho_test.caller[0].B, 0:*compho_test.caller[0].B
+	// step 4: 0:*compho_test.caller[1].A, 0:*compho_test.caller[1].A
+	// step 5: 0:*compho_test.caller[1].B, 0:*compho_test.caller[1].B
 	// <nil>
 }
 
