@@ -255,9 +255,11 @@ func (s Step) Position(p PID) Position {
 
 // Stack returns the positions of all the frames of process p's machine
 // stack in this step, from the root (depth 0) to the top, whose position
-// is Position(p) without Waiting. It returns nil for a process that has
-// finished or a p out of range. The slice is valid only during the call
-// the Step is passed to.
+// is Position(p) without Waiting. A frame below the top is at the round
+// whose Update called the frame above it (the nested machine runs inside
+// that round, as an inner loop inside an iteration of the outer one). It
+// returns nil for a process that has finished or a p out of range. The
+// slice is valid only during the call the Step is passed to.
 func (s Step) Stack(p PID) []Position {
 	if s.ex == nil || p < 0 || int(p) >= s.ex.n {
 		return nil
@@ -385,6 +387,9 @@ type frame struct {
 	phase  int
 	round  int
 	call   *call // the call that pushed the frame; nil for a root
+	// The phase and round of the last round the frame ran: for a frame
+	// below the top, the round whose Update called the frame above.
+	ranPhase, ranRound int
 }
 
 // A call is one synchronized machine call (the INIT and RETURN rules of
@@ -572,7 +577,12 @@ func (ex *executor) runStep() error {
 		p := &ex.procs[i]
 		ex.stack[i] = ex.stack[i][:0]
 		for d := range p.stack {
-			ex.stack[i] = append(ex.stack[i], p.stack[d].position(d))
+			pos := p.stack[d].position(d)
+			if d < len(p.stack)-1 {
+				f := &p.stack[d]
+				pos.Phase, pos.Round, pos.RoundName = f.ranPhase, f.ranRound, f.rounds[f.ranRound].Name
+			}
+			ex.stack[i] = append(ex.stack[i], pos)
 		}
 		p.group = -1
 		if len(p.stack) == 0 {
@@ -717,6 +727,7 @@ func (ex *executor) runStep() error {
 			continue
 		}
 		top := &p.stack[len(p.stack)-1]
+		top.ranPhase, top.ranRound = top.phase, top.round
 		top.round++
 		if top.round == len(top.rounds) {
 			top.round = 0

@@ -352,7 +352,9 @@ func TestReturnBarrierNeverHalts(t *testing.T) {
 
 func TestStepStack(t *testing.T) {
 	// The stacks seen by the adversary (before the updates) and by the
-	// observers of a step are those the processes executed the step with.
+	// observers of a step are those the processes executed the step with;
+	// the caller's frame is at the round that called (O1), while process
+	// 1 waits at O2.
 	procs := []*outerM{{tm{names: []string{"O1", "O2"}, phases: 1}}, {tm{names: []string{"O1", "O2"}, phases: 1}}}
 	procs[0].call = func(c *Ctx) Machine {
 		if c.Step() == 0 {
@@ -381,7 +383,7 @@ func TestStepStack(t *testing.T) {
 	}
 	want := []string{
 		"adv 0 p0 0.0", "adv 0 p1 0.0", "obs 0 0.0 0.0 \"\"",
-		"adv 1 p0 0.1/0.0", "obs 1 0.1/0.0 0.1 \"\"",
+		"adv 1 p0 0.0/0.0", "obs 1 0.0/0.0 0.1 \"\"",
 		"adv 2 p0 0.1", "adv 2 p1 0.1", "obs 2 0.1 0.1 \"\"",
 	}
 	if !slices.Equal(seen, want) {

@@ -73,75 +73,126 @@ var ErrTicks = errors.New("lockstep: too many timeouts")
 // run. It returns the heard-of sets delivered: script[s][p] is the set of
 // senders of the batch p received in step s.
 func RunChans(cfg ChanConfig) ([]map[compho.PID][]compho.PID, error) {
-	adv := cfg.Adversary
+	at := func(s int) Where { return Where{{Phase: s}} }
+	heard, err := runQuiet(quietConfig{
+		n: cfg.N, adv: cfg.Adversary, timeout: cfg.Timeout, maxTicks: cfg.MaxTicks,
+		drain: func() []NestedPacket {
+			var out []NestedPacket
+			for _, pk := range cfg.Drain() {
+				out = append(out, NestedPacket{From: pk.From, To: pk.To, At: at(pk.Step), Deliver: pk.Deliver})
+			}
+			return out
+		},
+		where: func(p compho.PID) Where { return at(cfg.Step(p)) },
+		done:  cfg.Done,
+		quiet: cfg.Quiet,
+		index: func(w Where) int { return w[0].Phase },
+	})
+	var script []map[compho.PID][]compho.PID
+	for _, h := range heard {
+		s := h.at[0].Phase
+		for len(script) <= s {
+			script = append(script, make(map[compho.PID][]compho.PID))
+		}
+		script[s][h.p] = h.from
+	}
+	return script, err
+}
+
+// quietConfig is the environment of runQuiet, the delivery loop of
+// RunChans and RunNested.
+type quietConfig struct {
+	n        int
+	adv      compho.Adversary
+	timeout  time.Duration
+	maxTicks int
+	drain    func() []NestedPacket
+	where    func(p compho.PID) Where
+	done     func(p compho.PID) bool
+	quiet    func()
+	index    func(w Where) int
+}
+
+// A heard is the batch one process received at one position.
+type heard struct {
+	p    compho.PID
+	at   Where
+	from []compho.PID
+}
+
+// runQuiet delivers, whenever every process is blocked or done, to each
+// process the batch of the position it receives at, once no live process
+// is at an earlier position; when there is none, to every waiting process
+// what there is; and when nothing is left to deliver it advances the clock
+// by the timeout. It returns the batches delivered, in delivery order.
+func runQuiet(cfg quietConfig) ([]heard, error) {
+	adv := cfg.adv
 	if adv == nil {
 		adv = compho.NoLoss()
 	}
-	maxTicks := cfg.MaxTicks
+	maxTicks := cfg.maxTicks
 	if maxTicks == 0 {
 		maxTicks = 10000
 	}
 	type key struct {
 		p compho.PID
-		s int
+		w string
 	}
-	pending := make(map[key][]Packet)
+	pending := make(map[key][]NestedPacket)
 	delivered := make(map[key]bool)
-	var script []map[compho.PID][]compho.PID
-	record := func(k key, heard []compho.PID) {
-		for len(script) <= k.s {
-			script = append(script, make(map[compho.PID][]compho.PID))
-		}
-		script[k.s][k.p] = heard
-	}
-	deliver := func(k key) {
+	var out []heard
+	deliver := func(k key, w Where) {
 		pk := pending[k]
 		delete(pending, k)
 		delivered[k] = true
-		slices.SortStableFunc(pk, func(a, b Packet) int { return int(a.From - b.From) })
-		heard := []compho.PID{}
+		slices.SortStableFunc(pk, func(a, b NestedPacket) int { return int(a.From - b.From) })
+		h := heard{p: k.p, at: w, from: []compho.PID{}}
+		step := compho.Step{Index: cfg.index(w)}
 		for i, m := range pk {
 			if i > 0 && m.From == pk[i-1].From {
 				continue // a second message of the same sender: not in lock step; lost
 			}
-			if len(adv.HeardOf(compho.Step{Index: k.s}, k.p, []compho.PID{m.From})) == 1 {
-				heard = append(heard, m.From)
+			if len(adv.HeardOf(step, k.p, []compho.PID{m.From})) == 1 {
+				h.from = append(h.from, m.From)
 				m.Deliver()
 			}
 		}
-		record(k, heard)
+		out = append(out, h)
 	}
 	stuck := false
 	for ticks := 0; ; {
 		synctest.Wait()
-		for _, m := range cfg.Drain() {
-			k := key{m.To, m.Step}
+		// The positions first: the test may need them to place the
+		// packets (see NestedConfig.Where).
+		live := make(map[compho.PID]Where)
+		var low Where
+		for p := range compho.PID(cfg.n) {
+			if cfg.done(p) {
+				continue
+			}
+			w := cfg.where(p)
+			live[p] = w
+			if low == nil || w.Compare(low) < 0 {
+				low = w
+			}
+		}
+		for _, m := range cfg.drain() {
+			k := key{m.To, m.At.String()}
 			if !delivered[k] {
 				pending[k] = append(pending[k], m)
 			}
 		}
-		if cfg.Quiet != nil {
-			cfg.Quiet()
+		if cfg.quiet != nil {
+			cfg.quiet()
 		}
-		steps := make(map[compho.PID]int)
-		low := -1
-		for p := range compho.PID(cfg.N) {
-			if cfg.Done(p) {
-				continue
-			}
-			s := cfg.Step(p)
-			steps[p] = s
-			if low < 0 || s < low {
-				low = s
-			}
-		}
-		if len(steps) == 0 {
-			return script, nil
+		if len(live) == 0 {
+			return out, nil
 		}
 		progress := false
-		for p, s := range steps {
-			if k := (key{p, s}); !delivered[k] && (s <= low || stuck) {
-				deliver(k)
+		for p := range compho.PID(cfg.n) {
+			w, ok := live[p]
+			if k := (key{p, w.String()}); ok && !delivered[k] && (w.Compare(low) <= 0 || stuck) {
+				deliver(k, w)
 				progress = true
 			}
 		}
@@ -152,9 +203,9 @@ func RunChans(cfg ChanConfig) ([]map[compho.PID][]compho.PID, error) {
 			stuck = true // deliver to the processes that are ahead what there is
 		default:
 			if ticks++; ticks > maxTicks {
-				return script, ErrTicks
+				return out, ErrTicks
 			}
-			time.Sleep(cfg.Timeout)
+			time.Sleep(cfg.timeout)
 			stuck = false
 		}
 	}

@@ -14,7 +14,11 @@
 // Processes that communicate over Go channels, with timers, cannot call an
 // [Endpoint]; [RunChans] delivers their messages in lock step from
 // outside, in a testing/synctest bubble, and returns the heard-of sets
-// they had, for [compho.Scripted].
+// they had, for [compho.Scripted]. [RunNested] does the same for
+// protocols with nested loops, whose global steps cannot be computed from
+// the tags: it orders rounds by position (a [Where], the phases and rounds
+// of the loops a process is in) and returns heard-of sets by position,
+// which [NestedScript.Adversary] replays on compho.
 //
 // # Delivery
 //
