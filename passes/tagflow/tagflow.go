@@ -14,6 +14,7 @@ import (
 	"go/types"
 	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/ccvet/ccvet/annotations"
 	"golang.org/x/tools/go/analysis"
@@ -113,7 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 		e2.safeAnalyse()
 	}
 	for _, out := range res.Loops {
-		out.Findings = withhold(dedupe(out.Findings))
+		out.Findings = withhold(echoes(dedupe(out.Findings)))
 	}
 	return res, nil
 }
@@ -220,6 +221,33 @@ func dedupe(fs []Finding) []Finding {
 		// statement is reported once, with the first explanation.
 		if len(out) > 0 && out[len(out)-1].Pos == f.Pos && out[len(out)-1].Cond == f.Cond && !out[len(out)-1].Unproven {
 			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// echoes keeps one "cannot prove condition I" per statement. Where the
+// analysis cannot tell that the tag is not lower than at a communication
+// point, it says so once per such point, and the gap often has a cause
+// reported there too (a call it cannot follow): the cause is kept, else
+// the first of the comparisons; the others say nothing more.
+func echoes(fs []Finding) []Finding {
+	const echo = "cannot tell that "
+	cause := make(map[token.Pos]bool)
+	for _, f := range fs {
+		if f.Cond == 1 && f.Unproven && !strings.HasPrefix(f.Message, echo) {
+			cause[f.Pos] = true
+		}
+	}
+	seen := make(map[token.Pos]bool)
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Cond == 1 && f.Unproven && strings.HasPrefix(f.Message, echo) {
+			if cause[f.Pos] || seen[f.Pos] {
+				continue
+			}
+			seen[f.Pos] = true
 		}
 		out = append(out, f)
 	}

@@ -72,6 +72,6 @@ func (s *S[T]) Run() {
 	//sync:tag s.e
 	for {
 		ev := <-s.ch
-		ev.apply(s) // want `cannot prove 1: the call to the method apply of an interface may change s\.e and ccvet cannot follow it` `cannot prove 1: cannot tell that s\.e is not lower than at receive \(line 74\)`
+		ev.apply(s) // want `cannot prove 1: the call to the method apply of an interface may change s\.e and ccvet cannot follow it`
 	}
 }
