@@ -529,9 +529,9 @@ func (ex *executor) settle(p *proc) {
 // its own machine (Returned), whose Halted is then checked, which may
 // make an enclosing call ready in turn.
 func (ex *executor) returnCalls() error {
-	for len(ex.ready) > 0 {
-		k := ex.ready[0]
-		ex.ready = ex.ready[1:]
+	defer func() { ex.ready = ex.ready[:0] }()
+	for j := 0; j < len(ex.ready); j++ { // settle may append
+		k := ex.ready[j]
 		for _, i := range k.members {
 			p := &ex.procs[i]
 			p.wait = nil
@@ -605,6 +605,7 @@ func (ex *executor) runStep() error {
 			ex.reps = append(ex.reps, i)
 		}
 	}
+
 	// Send.
 	for i := range ex.procs {
 		p := &ex.procs[i]

@@ -62,7 +62,15 @@
 // Hence the running processes are all at the same position, except for
 // the callers of different machines in one call: no process runs ahead of
 // the others of its call, and the step a process is in is a function of
-// its position (the stack of its machines' phases and rounds). The price is liveness: if one machine of a call never halts, the other
+// its position, the phases and rounds of all its frames ([Step.Stack]).
+// The asynchronous code does not wait: a process that leaves an inner
+// loop early moves on at once. But until the others leave it, it only
+// executes later rounds, whose messages the others do not receive yet, so
+// by communication closure the asynchronous run is equivalent to one in
+// which it waited and lost the messages it did not get in time (package
+// compho/lockstep compares the two this way).
+//
+// The price is liveness: if one machine of a call never halts, the other
 // members wait for ever, and the run ends with [ErrMaxSteps] when the step
 // bound is reached (observers see the waiting processes with Waiting set).
 //
@@ -133,7 +141,8 @@
 // # Observing a run
 //
 // Observers see the root machines after every step, and through
-// [Step.Position] where each process was; [Result] counts the steps and
+// [Step.Position] and [Step.Stack] where each process was (or that it
+// waited); [Result] counts the steps and
 // the messages sent and delivered. A Machine that needs the position of
 // its process can use [Ctx.Phase], [Ctx.Round] and [Ctx.Step].
 //

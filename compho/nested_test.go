@@ -276,6 +276,44 @@ func TestReturnBarrierNested(t *testing.T) {
 	}
 }
 
+func TestHaltWhileOthersCall(t *testing.T) {
+	// Processes 0 and 1 call Inner in step 0. In step 1, process 0's
+	// Inner calls Deep (1 phase) while process 1's Inner halts: process 1
+	// is not a member of the Deep call, it waits for the Inner call. Deep
+	// returns at the end of step 2, process 0's Inner halts in step 3, and
+	// Inner returns then.
+	var log, returns []string
+	procs := make([]*retLog, 2)
+	for i := range procs {
+		procs[i] = &retLog{outerM{tm{names: []string{"O"}, phases: 2, log: &log}}, &returns}
+		procs[i].call = func(c *Ctx) Machine {
+			if c.Step() != 0 {
+				return nil
+			}
+			in := &innerM{tm{names: []string{"I"}, phases: []int{2, 1}[c.Self()], log: &log}}
+			in.call = func(c *Ctx) Machine {
+				if c.Self() == 0 && c.Phase() == 0 {
+					return &deepM{tm{names: []string{"D"}, phases: 1, log: &log}}
+				}
+				return nil
+			}
+			return in
+		}
+	}
+	var trace [][]string
+	if _, err := Run(procs, Config[*retLog]{Observers: []Observer[*retLog]{positions[*retLog](&trace)}}); err != nil {
+		t.Fatal(err)
+	}
+	checkTrace(t, trace, []string{
+		"0:O@0 1:I@0 2:D@0 1:I@1 0:O@1",
+		"0:O@0 1:I@0 (1:I@1) (1:I@1) 0:O@1",
+	})
+	wantReturns := []string{"3 p0 *compho.innerM", "3 p1 *compho.innerM"}
+	if !slices.Equal(returns, wantReturns) {
+		t.Errorf("returns %q, want %q", returns, wantReturns)
+	}
+}
+
 func TestTwoMachinesOneCall(t *testing.T) {
 	// In step 0, process 0 calls Inner (3 phases), process 1 Deep (1
 	// phase), and process 2 Deep halted at its start. They are one call:
