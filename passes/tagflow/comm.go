@@ -440,7 +440,7 @@ func (e *engine) inline(fr *frame, st *pstate, in *ssa.Call, callee *ssa.Functio
 // synchronization variable only if it can reach code of this package that
 // writes one.
 func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallCommon) {
-	may := ""
+	may, why := "", ""
 	switch {
 	case c.IsInvoke():
 		if e.sum.mayWriteDynamic(c.Method.Name(), c.Signature()) {
@@ -450,6 +450,13 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 		callee := staticCallee(c)
 		if callee.Pkg == e.fn.Pkg && e.sum.writes[callee] {
 			may = callee.Name()
+			// Say why a function of the package is not followed.
+			switch {
+			case originOf(callee) == fr.fn:
+				why = " (a recursive call)"
+			case fr.depth >= maxInlineDepth:
+				why = fmt.Sprintf(" (it is %d calls deep in the loop's code, and ccvet follows %d)", fr.depth+1, maxInlineDepth)
+			}
 		}
 	default:
 		if e.sum.mayWriteDynamic("", c.Signature()) {
@@ -483,7 +490,7 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 		st.set[i], st.lowAt = in.Pos(), token.NoPos
 	}
 	e.report(Finding{Cond: 1, Pos: in.Pos(), Unproven: true,
-		Message: fmt.Sprintf("the call to %s may change %s and ccvet cannot follow it", may, e.names(len(e.vars)))})
+		Message: fmt.Sprintf("the call to %s may change %s and ccvet cannot follow it%s", may, e.names(len(e.vars)), why)})
 }
 
 // passedValues returns the arguments of a call, with the elements of a

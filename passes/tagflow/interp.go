@@ -735,6 +735,10 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 				}
 			} else if isTracked(in.Type()) {
 				e.elemFacts(st, e.term(fr, st, in))
+			} else {
+				// A message loaded from a received value in memory (the
+				// field of an envelope kept in a variable): a message.
+				e.refine(fr, st, in, nil, in.Type())
 			}
 		case token.ARROW:
 			define(in)

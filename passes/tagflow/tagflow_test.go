@@ -61,3 +61,7 @@ func TestPanicContained(t *testing.T) {
 	})()
 	analysistest.Run(t, analysistest.TestData(), report, "panics")
 }
+
+func TestEnvelope(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "envelope")
+}

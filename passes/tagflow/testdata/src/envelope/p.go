@@ -1,0 +1,79 @@
+// Package envelope receives messages in envelopes whose message field has
+// the message type itself (not an interface), kept in a variable: the
+// message is the envelope's field, and its filter is checked as any other.
+package envelope
+
+type Step int
+
+const (
+	Estimate Step = iota
+	Propose
+)
+
+//sync:msg Round,Step
+type Msg struct {
+	Round int
+	Step  Step
+	Est   int
+}
+
+type Envelope struct {
+	From int
+	Msg  Msg
+}
+
+type Proc struct {
+	r    int
+	step Step
+	est  int
+	in   chan Envelope
+}
+
+func (p *Proc) unfiltered() {
+	//sync:tag p.r,p.step
+	for {
+		p.r++
+		p.step = Propose
+		var props []Msg
+		for len(props) == 0 {
+			e := <-p.in
+			props = append(props, e.Msg) // want `condition 3: Msg stored without checking that its tag is >= \(p.r,p.step\)`
+		}
+		p.est = props[0].Est
+	}
+}
+
+func (p *Proc) filtered() {
+	//sync:tag p.r,p.step
+	for {
+		p.r++
+		p.step = Propose
+		var props []Msg
+		for len(props) == 0 {
+			e := <-p.in
+			if e.Msg.Round != p.r || e.Msg.Step != p.step {
+				continue
+			}
+			props = append(props, e.Msg)
+		}
+		p.est = props[0].Est
+	}
+}
+
+func (p *Proc) viaLocal() {
+	//sync:tag p.r,p.step
+	for {
+		p.r++
+		p.step = Propose
+		var props []Msg
+		for len(props) == 0 {
+			e := <-p.in
+			m := e.Msg
+			if m.Round < p.r {
+				continue
+			}
+			props = append(props, m) // want `condition 3: Msg stored without checking that its tag is >= \(p.r,p.step\)`
+		}
+		p.est = props[0].Est
+	}
+}
