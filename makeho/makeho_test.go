@@ -242,9 +242,10 @@ func TestCorpusCompiles(t *testing.T) {
 // channel-based protocols (UniformVoting, Paxos-like, LastVoting) run in a
 // testing/synctest bubble, their messages delivered by
 // lockstep.RunChans, and the machine replays the heard-of sets the
-// asynchronous run had. Multi-Paxos (nested machines) has no differential
-// test yet: its machines run on compho under loss with agreement checked
-// after every step.
+// asynchronous run had. Multi-Paxos (nested machines) runs its
+// asynchronous code over lockstep.RunNested and its machines with the
+// heard-of sets by position; its machines also run on compho alone under
+// loss, with agreement checked after every step.
 func TestRun(t *testing.T) {
 	res := corpusResult(t)
 	for _, pkg := range []string{"onethirdrule", "benor", "zab", "vrviewchange", "uniformvoting", "paxoslike", "lastvoting", "twophase", "multipaxos"} {
