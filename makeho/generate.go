@@ -99,7 +99,9 @@ func (u *unit) generate(res *Result, findings []finding, outDir string, files ma
 			diag(file.Pos(), "internal error: the generated code does not parse: "+err.Error())
 			continue
 		}
-		files[path] = &File{Path: path, Content: content, Loops: loops}
+		// Keyed by source file: with -o, sources of two packages may map
+		// to one path, which Main refuses (duplicatePaths).
+		files[src] = &File{Path: path, Content: content, Loops: loops}
 	}
 }
 

@@ -397,3 +397,29 @@ func TestGeneratedSmall(t *testing.T) {
 		goCmd(t, dir, "test", "-count=1", "-race", "-run", "TestGenerated", pkg)
 	}
 }
+
+// TestMainOutCollision checks that -o refuses two packages whose files
+// have the same name, writing nothing, instead of keeping one of them.
+func TestMainOutCollision(t *testing.T) {
+	dir := t.TempDir()
+	for _, pkg := range []string{"transport", "onethirdrule"} {
+		copyDir(t, filepath.Join(corpusDir, "src", pkg), filepath.Join(dir, "src", pkg))
+	}
+	copyDir(t, filepath.Join(corpusDir, "src", "onethirdrule"), filepath.Join(dir, "src", "copy", "onethirdrule"))
+	t.Setenv("GOPATH", dir)
+	t.Setenv("GO111MODULE", "off")
+	t.Setenv("GOFLAGS", "")
+	t.Chdir(filepath.Join(dir, "src"))
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	if got := makeho.Main([]string{"-o", out, "./onethirdrule", "./copy/onethirdrule"}, &stdout, &stderr); got != makeho.ExitError {
+		t.Errorf("exit %d, want 2; stderr:\n%s", got, stderr.String())
+	}
+	want := "ccvet makeho: two packages generate " + filepath.Join(out, "onethirdrule_compho.go") + "; use a separate -o directory per package\n"
+	if stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was created", out)
+	}
+}
