@@ -136,15 +136,63 @@ func (e *engine) analyse() {
 		cur: make([]term, len(e.vars)), old: make([]term, len(e.vars)), set: make([]token.Pos, len(e.vars)),
 		alias: map[string]term{}, taint: map[term]*taintInfo{}, conds: map[term]fact{},
 	}
+	pre := e.preheaderConsts()
 	for i := range e.vars {
 		entry.cur[i] = term(fmt.Sprintf("s:entry#%d", i))
 		if e.entry != nil && e.entry.consts[i] != "" {
 			entry.cur[i] = e.entry.consts[i]
+		} else if pre[i] != "" {
+			entry.cur[i] = pre[i]
 		}
 		entry.old[i] = entry.cur[i]
 	}
 	entry.cpPos, entry.cpWhat = e.loop.Pos(), "the start of the loop"
 	e.run(fr, e.header, []*pstate{entry}, true)
+}
+
+// preheaderConsts returns, for each synchronization variable kept in
+// memory, the constant the code just before the loop sets it to (p.step =
+// Propose above the for statement), or "": the loop is entered with that
+// round. Only the block that enters the loop is read, and a call or a
+// store that may reach the variable by another pointer after the
+// assignment undoes it.
+func (e *engine) preheaderConsts() []term {
+	out := make([]term, len(e.vars))
+	var pre *ssa.BasicBlock
+	for _, p := range e.header.Preds {
+		if e.region[p] {
+			continue
+		}
+		if pre != nil {
+			return out // entered from several places
+		}
+		pre = p
+	}
+	if pre == nil {
+		return out
+	}
+	fr := &frame{fn: e.fn, ctx: "0"}
+	for _, instr := range pre.Instrs {
+		switch in := instr.(type) {
+		case *ssa.Store:
+			if i := e.varAt(fr, nil, in.Addr); i >= 0 {
+				out[i] = ""
+				if c, ok := in.Val.(*ssa.Const); ok && c.Value != nil && isTracked(c.Type()) {
+					out[i] = e.term(fr, nil, c)
+				}
+				continue
+			}
+			fa, ok := in.Addr.(*ssa.FieldAddr)
+			for i, v := range e.vars {
+				if !ok || len(v.fields) == 0 || fa.Field == v.fields[len(v.fields)-1] {
+					out[i] = ""
+				}
+			}
+		case ssa.CallInstruction:
+			clear(out)
+		}
+	}
+	return out
 }
 
 // findLoop maps the for statement to the largest natural loop whose code

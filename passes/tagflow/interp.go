@@ -556,9 +556,12 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 	}
 	if loopFrame {
 		if succ == e.header {
-			e.monoCheck(st, e.loop.Pos(), "the next iteration")
+			// The back edge is not a communication point: nothing is sent
+			// or received there, so the tag may pass through intermediate
+			// values across it (round++ at the end of the body, step =
+			// Propose at the start of the next iteration) as it may
+			// between any two statements.
 			st.pending = nil // the mailbox of this iteration is gone
-			e.cp(st, e.loop.Pos(), "the end of the previous iteration")
 		} else if !e.region[succ] {
 			e.monoCheck(st, e.loop.Pos(), "the loop exit")
 			return
@@ -735,9 +738,10 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 				}
 			} else if isTracked(in.Type()) {
 				e.elemFacts(st, e.term(fr, st, in))
-			} else {
+			} else if _, info := st.tainted(e.term(fr, st, in)); info != nil && info.elem == nil {
 				// A message loaded from a received value in memory (the
-				// field of an envelope kept in a variable): a message.
+				// field of an envelope kept in a variable): a message. (An
+				// element of a mailbox has its filter's relations instead.)
 				e.refine(fr, st, in, nil, in.Type())
 			}
 		case token.ARROW:

@@ -65,3 +65,7 @@ func TestPanicContained(t *testing.T) {
 func TestEnvelope(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), report, "envelope")
 }
+
+func TestBackEdge(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "backedge")
+}

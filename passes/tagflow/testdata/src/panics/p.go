@@ -2,7 +2,13 @@
 // first one panic, as a bug of ccvet would.
 package panics
 
-type P struct{ round int }
+//sync:msg Round
+type Msg struct{ Round int }
+
+type P struct {
+	round int
+	out   chan Msg
+}
 
 func (p *P) first() {
 	//sync:tag p.round
@@ -14,6 +20,7 @@ func (p *P) first() {
 func (p *P) second() {
 	//sync:tag p.round
 	for {
-		p.round-- // want `condition 1: p.round is set lower than it was at the start of the loop \(line 16\)`
+		p.out <- Msg{Round: p.round}
+		p.round-- // want `condition 1: p.round is set lower than it was at send \(line 23\)`
 	}
 }

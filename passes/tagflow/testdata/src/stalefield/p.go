@@ -31,7 +31,7 @@ type P struct {
 func (p *P) viaField() {
 	//sync:tag p.ballot,p.step
 	for {
-		p.ballot = p.next // want `cannot prove 1: cannot tell that p.ballot is not lower than at the end of the previous iteration`
+		p.ballot = p.next // want `cannot prove 1: cannot tell that p.ballot is not lower than at send`
 		p.step = Prepare
 		p.out <- Msg{Ballot: p.ballot, Step: p.step}
 		m := <-p.in
@@ -56,7 +56,7 @@ func (p *P) counterUntilCaught() {
 		if p.caught {
 			p.ballot++
 		} else if r+1 > p.ballot {
-			p.ballot = r + 1 // want `cannot prove 1: cannot tell that p.ballot is not lower than at the end of the previous iteration`
+			p.ballot = r + 1 // want `cannot prove 1: cannot tell that p.ballot is not lower than at send`
 		} else {
 			p.ballot++
 		}
@@ -80,7 +80,7 @@ func (p *P) counterUntilCaught() {
 func (p *P) counterOnly() {
 	//sync:tag p.ballot,p.step
 	for r := 0; ; r++ {
-		p.ballot = r + 1 // want `cannot prove 1: cannot tell that p.ballot is not lower than at the end of the previous iteration`
+		p.ballot = r + 1 // want `cannot prove 1: cannot tell that p.ballot is not lower than at send`
 		p.step = Prepare
 		p.out <- Msg{Ballot: p.ballot, Step: p.step}
 		m := <-p.in
