@@ -1286,10 +1286,15 @@ func (e *engine) assignsPhase(fr *frame, l *natLoop) bool {
 
 // forgetFrame drops what st knows about the values of the inlined frame
 // ctx and its callees, keeping the synchronization variables' relations
-// under synthetic names.
+// under synthetic names. A call site inlined again (in a loop) names new
+// values as the previous inlining did, so the old facts must go first:
+// frames are recognised by term.value, since base cuts "0.51/v17" at its
+// first dot (with base, nothing was ever forgotten, and the facts of a
+// previous iteration's call held for the new values: a correct step-down
+// helper was reported as lowering the term).
 func (st *pstate) forgetFrame(ctx string) {
 	in := func(t term) bool {
-		b := t.base()
+		b := t.value()
 		return strings.HasPrefix(b, ctx+"/") || strings.HasPrefix(b, ctx+".")
 	}
 	for i := range st.cur {

@@ -3,6 +3,7 @@ package tagflow
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
 
@@ -136,6 +137,12 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	// else of that state.
 	stateBases := sc.stateBases
 	for _, p := range fr.fn.Params {
+		switch p.Type().Underlying().(type) {
+		case *types.Struct, *types.Array, *types.Basic:
+			// A copy: what is known of its fields stays true (a message
+			// built by the caller and handed to a helper that sends it).
+			continue
+		}
 		stateBases[e.term(fr, st, p).base()] = true
 	}
 	for _, fv := range fr.fn.FreeVars {

@@ -35,6 +35,27 @@ func (t term) base() string {
 	return s
 }
 
+// value is the SSA value or synthetic name the term is rooted at, like
+// base, but a value of an inlined frame ("0.51/v17.2") keeps its whole
+// name: the frame's context has dots of its own, one per inlined call,
+// which select no field. base cuts such names at the first dot, which the
+// projection relies on to keep what callees established for the rest of
+// the loop's body (see forgetFrame for why value is needed there).
+func (t term) value() string {
+	s := string(t)
+	if t.isConst() || len(s) == 0 || s[0] < '0' || s[0] > '9' {
+		return t.base()
+	}
+	start := strings.IndexByte(s, '/') + 1
+	for i := start; i < len(s); i++ {
+		switch s[i] {
+		case '*', '.', '[', '#':
+			return s[:i]
+		}
+	}
+	return s
+}
+
 // A fact is a relation between two terms established by a branch, an
 // assignment or the structure of an SSA value. Op is one of LSS, LEQ, EQL,
 // NEQ; facts are normalised so that GTR and GEQ do not occur.

@@ -69,3 +69,11 @@ func TestEnvelope(t *testing.T) {
 func TestBackEdge(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), report, "backedge")
 }
+
+func TestReinline(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "reinline")
+}
+
+func TestHelperSend(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "helpersend")
+}
