@@ -84,7 +84,7 @@ func (e *engine) atomicCall(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Ca
 		if _, info := st.tainted(e.term(fr, st, delta)); info != nil {
 			st.mutTaint()[t] = info
 		}
-		e.storeTerm(fr, b, st, op.addr, t, in.Type(), false, pos)
+		e.storeTerm(fr, b, st, op.addr, t, nil, in.Type(), false, pos)
 	case "CompareAndSwap":
 		if len(op.args) != 2 {
 			break
@@ -122,7 +122,7 @@ func (e *engine) atomicCall(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Ca
 		if _, info := st.tainted(e.term(fr, st, op.args[0])); info != nil {
 			st.mutTaint()[nv] = info
 		}
-		e.storeTerm(fr, b, st, op.addr, nv, in.Type(), false, pos)
+		e.storeTerm(fr, b, st, op.addr, nv, nil, in.Type(), false, pos)
 	}
 	return []*pstate{st}
 }

@@ -28,8 +28,10 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	if p == nil {
 		return
 	}
-	if p.fr == fr && p.loop != nil && p.loop.blocks[b] {
-		return // still inside the reception that stored it
+	if p.loop != nil {
+		if pb, ok := climb(fr, b, p.fr); ok && p.loop.blocks[pb] {
+			return // still inside the reception that stored it
+		}
 	}
 	if e.checkedSingleton(st, p.msg) {
 		st.pending = nil
@@ -178,7 +180,8 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 	switch {
 	case partial && eq, !partial && ge:
 		if !eq && st.pending == nil {
-			st.pending = &pendingJump{pos: pos, msg: name, fr: fr, loop: e.receptionLoop(fr, b)}
+			owner, l := e.recvOwner(fr, b)
+			st.pending = &pendingJump{pos: pos, msg: name, fr: owner, loop: l}
 		}
 	case st.opaque || st.widened || !maybeLess:
 		e.report(Finding{Cond: 3, Pos: pos, Unproven: true,
@@ -283,10 +286,27 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 			sig := common.Signature()
 			if res := sig.Results(); res.Len() == 1 {
 				e.taint(st, t, res.At(0).Type(), false)
+				e.setRecv(fr, b, st, t, res.At(0).Type(), "", false, in.Pos())
 			} else {
 				for i := 0; i < res.Len(); i++ {
 					e.taint(st, term(string(t)+"#"+strconv.Itoa(i)), res.At(i).Type(), false)
 				}
+				// The first result that may hold a message is the one
+				// received; a trailing bool or error says nothing was.
+				var val, ok term
+				var vtyp types.Type
+				okErr := false
+				for i := 0; i < res.Len(); i++ {
+					if vtyp == nil && e.mayHoldMsg(res.At(i).Type(), 0) {
+						val, vtyp = term(string(t)+"#"+strconv.Itoa(i)), res.At(i).Type()
+					}
+				}
+				if last := res.At(res.Len() - 1).Type(); types.Identical(last.Underlying(), types.Typ[types.Bool]) {
+					ok = term(string(t) + "#" + strconv.Itoa(res.Len()-1))
+				} else if types.Identical(last, types.Universe.Lookup("error").Type()) {
+					ok, okErr = term(string(t)+"#"+strconv.Itoa(res.Len()-1)), true
+				}
+				e.setRecv(fr, b, st, val, vtyp, ok, okErr, in.Pos())
 			}
 		}
 		return []*pstate{st}
@@ -294,9 +314,9 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	if op := atomicCallOf(common); op != nil {
 		return e.atomicCall(fr, b, st, in, op)
 	}
-	callee, bind := e.inlinable(fr, st, common)
+	callee, bind := e.inlinable(fr, st, common, e.receptionLoop(fr, b) != nil)
 	if callee != nil {
-		return e.inline(fr, st, in, callee, bind)
+		return e.inline(fr, b, st, in, callee, bind)
 	}
 	e.opaqueCall(fr, st, in, common)
 	return []*pstate{st}
@@ -364,7 +384,11 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 // inlinable returns the function to interpret in place of the call, with
 // the terms of its parameters and free variables, when it is a function of
 // the package that matters to the tag.
-func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon) (*ssa.Function, map[ssa.Value]term) {
+//
+// Inside a reception, every function of the package is interpreted: what
+// it writes is written by the reception (a handler p.onVote(m) that
+// appends m to the mailbox, or writes an algorithm variable).
+func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool) (*ssa.Function, map[ssa.Value]term) {
 	if c.IsInvoke() || fr.depth >= maxInlineDepth {
 		return nil, nil
 	}
@@ -391,7 +415,7 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon) (*ssa.Funct
 	default:
 		return nil, nil
 	}
-	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] {
+	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] && !inRecv {
 		return nil, nil
 	}
 	if fr.fn == callee {
@@ -405,8 +429,10 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon) (*ssa.Funct
 	return callee, bind
 }
 
-func (e *engine) inline(fr *frame, st *pstate, in *ssa.Call, callee *ssa.Function, bind map[ssa.Value]term) []*pstate {
-	sub := &frame{fn: callee, ctx: fr.ctx + "." + strconv.Itoa(e.id(in)), bind: bind, depth: fr.depth + 1, loops: naturalLoops(callee)}
+func (e *engine) inline(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call, callee *ssa.Function, bind map[ssa.Value]term) []*pstate {
+	sub := &frame{fn: callee, ctx: fr.ctx + "." + strconv.Itoa(e.id(in)), bind: bind, depth: fr.depth + 1, loops: naturalLoops(callee),
+		parent: fr, callBlock: b}
+	sub.recvFr, sub.recvLoop = e.recvOwner(fr, b)
 	// Names of this call site's frame may survive from an earlier call
 	// (in a loop): they denote other values now.
 	st.forgetFrame(sub.ctx)

@@ -50,6 +50,8 @@ type engine struct {
 	scratch *projectScratch
 	// live caches the liveness of the functions interpreted.
 	live map[*ssa.Function]liveness
+	// pdoms caches the post-dominators of reception loops' iterations.
+	pdoms map[pdomKey]map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
 }
 
 // varLoc says where a synchronization variable lives in SSA.
@@ -87,6 +89,14 @@ type frame struct {
 	// returns collects the states at the callee's return instructions.
 	returns []*pstate
 	retVals [][]term
+	// parent and callBlock are the frame and block of the call that
+	// inlined this one (nil for the loop's function).
+	parent    *frame
+	callBlock *ssa.BasicBlock
+	// recvFr and recvLoop are the reception loop the call was made in,
+	// if any: the callee's code is inside that reception.
+	recvFr   *frame
+	recvLoop *natLoop
 }
 
 // natLoop is a natural loop of the SSA control-flow graph.

@@ -55,6 +55,9 @@ type pstate struct {
 	// conds maps the terms of boolean values computed by comparisons (in
 	// inlined predicates, or merged by phis) to those comparisons.
 	conds map[term]fact
+	// recv is the most recent receive of the path inside the current
+	// reception loop's iteration (never modified: replaced).
+	recv *recvState
 }
 
 type taintInfo struct {
@@ -192,6 +195,13 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 	}
 	if st.pending != nil {
 		b.WriteString("|P")
+	}
+	if r := st.recv; r != nil {
+		b.WriteString("|R")
+		b.WriteString(string(r.val))
+		if r.dep {
+			b.WriteString("!")
+		}
 	}
 	if st.opaque {
 		b.WriteString("|O")
@@ -362,6 +372,7 @@ func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFra
 		if e.aborted {
 			return
 		}
+		e.enterBlock(fr, b, st)
 		e.project(fr, b, st)
 		e.observeEntry(fr, b, st)
 		k := st.key()
@@ -496,6 +507,7 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
 		return e.branch(fr, st, u.X, !holds)
 	}
+	e.branchRecv(fr, st, cond, holds)
 	if bin, ok := cond.(*ssa.BinOp); ok && isCompare(bin.Op) && isTracked(bin.X.Type()) {
 		op := bin.Op
 		if !holds {
@@ -749,6 +761,11 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			e.receive(fr, b, st, in.Pos(), "receive")
 			t := e.term(fr, st, in)
 			e.taint(st, t, in.Type(), in.CommaOk)
+			if in.CommaOk {
+				e.setRecv(fr, b, st, t+"#0", in.Type().(*types.Tuple).At(0).Type(), t+"#1", false, in.Pos())
+			} else {
+				e.setRecv(fr, b, st, t, in.Type(), "", false, in.Pos())
+			}
 		default:
 			define(in)
 		}
@@ -776,6 +793,8 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			e.receive(fr, b, st, in.Pos(), "receive")
 			t := e.term(fr, st, in)
 			st.mutTaint()[t] = &taintInfo{}
+			// The value received is known once the case is: its extract.
+			e.setRecv(fr, b, st, "", nil, "", false, in.Pos())
 		}
 	case *ssa.MakeMap, *ssa.MakeSlice:
 		v := instr.(ssa.Value)
@@ -793,7 +812,15 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			e.report(Finding{Cond: 3, Pos: in.Pos(), Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(in.Map))})
 			return []*pstate{st}
 		}
-		e.mailboxStore(fr, b, st, e.term(fr, st, in.Value), in.Pos(), e.term(fr, st, in.Map), false)
+		vt := e.term(fr, st, in.Value)
+		if _, info := st.tainted(vt); info == nil {
+			// A mailbox that keeps the sender or a flag (prepares[m.From]
+			// = true) stores the message all the same.
+			if _, l := e.recvOwner(fr, b); l != nil && declaredOutside(in.Map, l, nil) {
+				e.recvWrite(fr, b, st, in.Pos(), in.Key, in.Value)
+			}
+		}
+		e.mailboxStore(fr, b, st, vt, in.Pos(), e.term(fr, st, in.Map), false)
 	case *ssa.TypeAssert:
 		define(in)
 		e.refine(fr, st, in, in.X, in.AssertedType)
@@ -806,6 +833,9 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			// A value received by a select case: a message when the
 			// channel carries one.
 			e.refine(fr, st, in, sel, in.Type())
+			if r := st.recv; r != nil && r.val == "" && r.fr == fr && r.b == sel.Block() {
+				e.setRecv(fr, b, st, e.term(fr, st, in), in.Type(), term(string(e.term(fr, st, sel))+"#1"), false, sel.Pos())
+			}
 		}
 	case *ssa.Field, *ssa.FieldAddr, *ssa.Index, *ssa.IndexAddr, *ssa.Lookup:
 		v := instr.(ssa.Value)
@@ -941,7 +971,15 @@ func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.Deb
 	// (m, ok := recv()) is not storing it; assigning it to a variable
 	// declared before is.
 	if obj := ref.Object(); write && obj != nil && obj.Pos() != id.Pos() {
-		e.mailboxStore(fr, b, st, e.term(fr, st, ref.X), ref.Pos(), "", false)
+		vt := e.term(fr, st, ref.X)
+		if _, info := st.tainted(vt); info == nil {
+			// A count or a flag kept in a variable declared before the
+			// reception loop (n++ for each message) stores the message.
+			if owner, l := e.recvOwner(fr, b); l != nil && owner == fr && !e.inSpan(l, obj.Pos()) {
+				e.recvWrite(fr, b, st, ref.Pos(), ref.X)
+			}
+		}
+		e.mailboxStore(fr, b, st, vt, ref.Pos(), "", false)
 	}
 }
 
@@ -970,13 +1008,18 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 
 // store interprets a store to memory.
 func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.Value, pos token.Pos) {
-	_, isParam := val.(*ssa.Parameter)
-	e.storeTerm(fr, b, st, addr, e.term(fr, st, val), val.Type(), isParam, pos)
+	// A parameter spilled to its own variable (a closure captures it), not
+	// a parameter stored elsewhere (append(p.log, m) in a handler).
+	isParam := false
+	if p, ok := val.(*ssa.Parameter); ok {
+		isParam = spilled(p) == addr
+	}
+	e.storeTerm(fr, b, st, addr, e.term(fr, st, val), val, val.Type(), isParam, pos)
 }
 
 // storeTerm interprets a store of the value vt of type typ to memory;
 // isParam marks a parameter spilled to memory.
-func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Value, vt term, typ types.Type, isParam bool, pos token.Pos) {
+func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Value, vt term, val ssa.Value, typ types.Type, isParam bool, pos token.Pos) {
 	if i := e.varAt(fr, st, addr); i >= 0 {
 		e.assign(fr, b, st, i, vt, pos)
 		return
@@ -1025,6 +1068,15 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(addr))})
 		return
 	}
+	if info == nil && local {
+		if base, ok := baseOf(addr); ok {
+			if a, ok := base.(*ssa.Alloc); ok && a.Comment != "varargs" && a.Comment != "complit" && a.Comment != "slicelit" {
+				if _, l := e.recvOwner(fr, b); l != nil && declaredOutside(a, l, nil) {
+					e.recvWrite(fr, b, st, pos, append(indexesOf(addr), val)...)
+				}
+			}
+		}
+	}
 	if info != nil && local {
 		st.mutTaint()[loc] = info
 		if base, ok := baseOf(addr); ok {
@@ -1040,6 +1092,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	}
 	if info != nil {
 		if a, ok := addr.(*ssa.Alloc); ok && isDeclaration(e, a, pos) {
+			e.recvCopy(st, vt, loc)
 			return // m := <-ch: naming the message is not storing it
 		}
 		coll, plain := loc, true
@@ -1098,10 +1151,17 @@ func (e *engine) describe(addr ssa.Value) string {
 	return "a variable"
 }
 
-// receptionLoop returns the innermost loop of fr's function that contains
-// b and a receive, and lies inside the tagged loop; nil if b is not in a
-// reception loop.
+// receptionLoop returns the reception loop b lies in: the innermost loop
+// of fr's function that contains b and a receive, and lies inside the
+// tagged loop, or else the one the call that inlined fr was made in; nil
+// if b is not in a reception loop.
 func (e *engine) receptionLoop(fr *frame, b *ssa.BasicBlock) *natLoop {
+	_, l := e.recvOwner(fr, b)
+	return l
+}
+
+// ownReceptionLoop is receptionLoop within fr's own function.
+func (e *engine) ownReceptionLoop(fr *frame, b *ssa.BasicBlock) *natLoop {
 	var best *natLoop
 	for _, l := range fr.loops {
 		if !l.blocks[b] || fr.depth == 0 && (l.header == e.header || !e.region[l.header]) {

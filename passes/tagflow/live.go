@@ -152,6 +152,9 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		if keepTerm[t] {
 			return true
 		}
+		if e.withinRecv(st, t) {
+			return true // the message last received: its tag is checked where a write stores it
+		}
 		if stateBases[t.base()] && string(t) != t.base() {
 			if _, info := st.tainted(t); info == nil {
 				return false

@@ -77,3 +77,7 @@ func TestReinline(t *testing.T) {
 func TestHelperSend(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), report, "helpersend")
 }
+
+func TestRecvWrites(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), report, "recvwrites")
+}

@@ -104,7 +104,7 @@ func (p *P) writesInReception() {
 		for n == 0 {
 			m := <-p.in
 			p.est = m.Ballot // want `condition 3: p.est is written inside the reception loop`
-			n++
+			n++              // want `condition 3: Msg stored without checking that its tag is >=`
 		}
 		p.step = Ack
 		p.out <- Msg{Ballot: p.ballot, Step: p.step}
