@@ -2,6 +2,7 @@ package tagflow
 
 import (
 	"fmt"
+	"strings"
 	"go/token"
 	"go/types"
 
@@ -260,9 +261,13 @@ func (e *engine) recvWrite(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	if r.val == "" {
 		return // nothing received on this path
 	}
+	// The message: the received value itself, or the one a type
+	// assertion or an envelope's field yields (not the assertion's
+	// comma-ok tuple).
 	var mt term
 	for k, info := range st.taint {
-		if info.msg != nil && info.elem == nil && e.withinRecv(st, k) && len(k) > len(mt) {
+		if info.msg != nil && info.elem == nil && e.withinRecv(st, k) && !strings.HasSuffix(string(k), "#ok") &&
+			(mt == "" || len(k) < len(mt) || len(k) == len(mt) && k < mt) {
 			mt = k
 		}
 	}
