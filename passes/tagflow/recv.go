@@ -2,11 +2,10 @@ package tagflow
 
 import (
 	"fmt"
-	"strings"
 	"go/token"
 	"go/types"
+	"strings"
 
-	"github.com/ccvet/ccvet/annotations"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -129,9 +128,6 @@ func (e *engine) dependsOnRecv(fr *frame, st *pstate, v ssa.Value, depth int) bo
 		return false
 	}
 	t := e.term(fr, st, v)
-	if debug {
-		fmt.Printf("  dep? %T %s (recv %s)\n", v, t, st.recv.val)
-	}
 	if e.withinRecv(st, t) {
 		return true
 	}
@@ -192,9 +188,6 @@ func (e *engine) recvCopy(st *pstate, vt, loc term) {
 // result, on the side that says so).
 func (e *engine) branchRecv(fr *frame, st *pstate, cond ssa.Value, holds bool) {
 	r := st.recv
-	if debug {
-		fmt.Printf("branchRecv %v: recv %+v dep %v\n", e.pass.Fset.Position(cond.Pos()), r, r != nil && e.dependsOnRecv(fr, st, cond, 0))
-	}
 	if r == nil {
 		return
 	}
@@ -406,8 +399,6 @@ func (e *engine) recvOwner(fr *frame, b *ssa.BasicBlock) (*frame, *natLoop) {
 	}
 	return nil, nil
 }
-
-var _ = annotations.Field
 
 // indexesOf returns the indexes addr selects with (cnt[m.From]).
 func indexesOf(addr ssa.Value) []ssa.Value {
