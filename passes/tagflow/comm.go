@@ -385,9 +385,10 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 // the terms of its parameters and free variables, when it is a function of
 // the package that matters to the tag.
 //
-// Inside a reception, every function of the package is interpreted: what
-// it writes is written by the reception (a handler p.onVote(m) that
-// appends m to the mailbox, or writes an algorithm variable).
+// Inside a reception, every function of the package that writes memory
+// other than its own locals is interpreted: what it writes is written by
+// the reception (a handler p.onVote(m) that appends m to the mailbox, or
+// writes an algorithm variable).
 func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool) (*ssa.Function, map[ssa.Value]term) {
 	if c.IsInvoke() || fr.depth >= maxInlineDepth {
 		return nil, nil
@@ -415,7 +416,7 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 	default:
 		return nil, nil
 	}
-	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] && !inRecv {
+	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] && !(inRecv && e.writesState(callee, nil)) {
 		return nil, nil
 	}
 	if fr.fn == callee {

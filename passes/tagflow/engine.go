@@ -50,6 +50,8 @@ type engine struct {
 	scratch *projectScratch
 	// live caches the liveness of the functions interpreted.
 	live map[*ssa.Function]liveness
+	// writesMem caches writesState.
+	writesMem map[*ssa.Function]bool
 	// pdoms caches the post-dominators of reception loops' iterations.
 	pdoms map[pdomKey]map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
 }

@@ -444,3 +444,63 @@ func (e *engine) inSpan(l *natLoop, pos token.Pos) bool {
 	}
 	return lo.IsValid() && lo <= pos && pos <= hi
 }
+
+// writesState reports whether fn, or a function of the package it calls
+// statically, writes memory other than its own local variables (a field,
+// a map or a slice it is handed, a package variable): called inside a
+// reception, it writes what the reception writes.
+func (e *engine) writesState(fn *ssa.Function, visiting map[*ssa.Function]bool) bool {
+	if w, ok := e.writesMem[fn]; ok {
+		return w
+	}
+	if visiting[fn] {
+		return false
+	}
+	if visiting == nil {
+		visiting = make(map[*ssa.Function]bool)
+	}
+	visiting[fn] = true
+	w := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Store:
+				if base, ok := baseOf(in.Addr); ok {
+					if a, isAlloc := base.(*ssa.Alloc); isAlloc && a.Parent() == fn {
+						continue
+					}
+				}
+				w = true
+			case *ssa.MapUpdate:
+				if !localMap(in.Map, nil) {
+					w = true
+				}
+			case ssa.CallInstruction:
+				if _, isGo := in.(*ssa.Go); isGo {
+					continue
+				}
+				c := in.Common()
+				callee := staticCallee(c)
+				if callee == nil {
+					if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+						callee = mc.Fn.(*ssa.Function)
+					}
+				}
+				if callee != nil && callee.Pkg == fn.Pkg && callee.Blocks != nil && e.writesState(originOf(callee), visiting) {
+					w = true
+				}
+			}
+			if w {
+				break
+			}
+		}
+		if w {
+			break
+		}
+	}
+	if e.writesMem == nil {
+		e.writesMem = make(map[*ssa.Function]bool)
+	}
+	e.writesMem[fn] = w
+	return w
+}
