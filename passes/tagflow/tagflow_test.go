@@ -1,7 +1,6 @@
 package tagflow_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/ccvet/ccvet/annotations"
@@ -31,22 +30,17 @@ var report = &analysis.Analyzer{
 	},
 }
 
-func TestBasic(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "basic")
-}
-
-var _ = fmt.Sprint
-
-func TestEvalReproducers(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "evalrepro")
-}
-
-func TestWrites(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "writes")
-}
-
-func TestStaleField(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "stalefield")
+// TestPackages runs the dataflow on each testdata package and checks its
+// // want comments. Each package's doc comment says what it is about.
+func TestPackages(t *testing.T) {
+	for _, pkg := range []string{
+		"basic", "evalrepro", "writes", "stalefield", "envelope",
+		"backedge", "reinline", "helpersend", "recvwrites",
+	} {
+		t.Run(pkg, func(t *testing.T) {
+			analysistest.Run(t, analysistest.TestData(), report, pkg)
+		})
+	}
 }
 
 // TestPanicContained checks that a panic in the analysis of one loop
@@ -60,24 +54,4 @@ func TestPanicContained(t *testing.T) {
 		}
 	})()
 	analysistest.Run(t, analysistest.TestData(), report, "panics")
-}
-
-func TestEnvelope(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "envelope")
-}
-
-func TestBackEdge(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "backedge")
-}
-
-func TestReinline(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "reinline")
-}
-
-func TestHelperSend(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "helpersend")
-}
-
-func TestRecvWrites(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), report, "recvwrites")
 }
