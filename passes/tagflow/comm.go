@@ -33,7 +33,26 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 			return // still inside the reception that stored it
 		}
 	}
-	if e.checkedSingleton(st, p.msg) {
+	if debug {
+		fmt.Printf("jumpCheck %v: pending %+v\n  facts %v\n", e.pass.Fset.Position(pos), *p, st.fs)
+	}
+	if e.checkedSingleton(st, p.msg) || e.boundSettled(st, p) {
+		st.pending = nil
+		return
+	}
+	if p.witness.IsValid() {
+		e.report(Finding{Cond: 4, Pos: pos,
+			Message: fmt.Sprintf("%s is reached while the mailbox holds a %s of a later round than the tag (seen at line %d), and the tag has not jumped to it",
+				what, p.msg, e.line(p.witness)),
+			Related: []annotations.Related{{Pos: p.witness, Message: "a stored message of a later round seen here, not jumped to"}, {Pos: p.pos, Message: "message of a possibly later round stored here"}}})
+		st.pending = nil
+		return
+	}
+	if p.unsure.IsValid() {
+		e.report(Finding{Cond: 4, Pos: pos, Unproven: true,
+			Message: fmt.Sprintf("cannot tell that the tag jumped to the latest round of the mailbox's %ss (stored at line %d) before %s: the loop that sets it at line %d is not recognised as computing their maximum",
+				p.msg, e.line(p.pos), strings.TrimPrefix(what, "this "), e.line(p.unsure)),
+			Related: []annotations.Related{{Pos: p.pos, Message: "message of a possibly later round stored here"}, {Pos: p.unsure, Message: "the tag is set here, inside a loop"}}})
 		st.pending = nil
 		return
 	}

@@ -34,6 +34,8 @@ type engine struct {
 
 	vars   []*varLoc
 	header *ssa.BasicBlock
+	// keeps caches keepsMailbox (maxloop.go).
+	keeps  map[*natLoop]bool
 	region map[*ssa.BasicBlock]bool
 	ids    map[ssa.Value]int
 	steps  int

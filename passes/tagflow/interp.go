@@ -65,6 +65,9 @@ type taintInfo struct {
 	ptr bool // the term denotes a pointer to the message
 	// elem describes the messages held, when the term is a mailbox.
 	elem *elemInfo
+	// iter describes them when the term is a range iterator over a
+	// mailbox map.
+	iter *elemInfo
 }
 
 type pendingJump struct {
@@ -72,6 +75,14 @@ type pendingJump struct {
 	msg  string
 	fr   *frame
 	loop *natLoop
+	// bound is set by a loop computing the maximum of the mailbox's tags
+	// (maxloop.go); unsure where the tag was assigned inside another loop
+	// that is not a reception.
+	bound  *jumpBound
+	unsure token.Pos
+	// witness is where a stored message was seen above the tag, which
+	// has not been assigned since.
+	witness token.Pos
 }
 
 func (st *pstate) clone() *pstate {
@@ -195,6 +206,17 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 	}
 	if st.pending != nil {
 		b.WriteString("|P")
+		// A path whose jump is unsure, or bounded, is not one where it
+		// is neither (maxloop.go).
+		if st.pending.unsure.IsValid() {
+			b.WriteString("U")
+		}
+		if st.pending.witness.IsValid() {
+			b.WriteString("W")
+		}
+		if st.pending.bound != nil {
+			b.WriteString(string(st.pending.bound.t))
+		}
 	}
 	if r := st.recv; r != nil {
 		b.WriteString("|R")
@@ -556,13 +578,24 @@ func isCompare(op token.Token) bool {
 
 // edge moves st along b -> succ, assigning succ's phis.
 func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame bool, push func(*ssa.BasicBlock, *pstate)) {
-	// Leaving a loop that assigns the phase (a loop computing the maximum
-	// tag of the mailbox, and not itself a reception) settles condition IV.
+	// Leaving a loop that computes the maximum tag of the mailbox (and is
+	// not itself a reception) records the bound that settles condition IV
+	// (maxloop.go).
 	if st.pending != nil {
+		if l := e.innerLoop(fr, b); l != nil {
+			pos := token.NoPos
+			if last := b.Instrs[len(b.Instrs)-1]; last.Pos().IsValid() {
+				pos = last.Pos()
+			} else if c, ok := last.(*ssa.If); ok && c.Cond.Pos().IsValid() {
+				pos = c.Cond.Pos()
+			} else {
+				pos = l.header.Parent().Pos()
+			}
+			e.seeLater(fr, st, l, pos)
+		}
 		for _, l := range fr.loops {
-			if l.blocks[b] && !l.blocks[succ] && !(fr.depth == 0 && l.header == e.header) && !e.hasReceive(l) && e.assignsPhase(fr, l) {
-				st.pending = nil
-				break
+			if l.blocks[b] && !l.blocks[succ] && !(fr.depth == 0 && l.header == e.header) && !e.hasReceive(l) {
+				e.leaveInner(fr, st, l)
 			}
 		}
 	}
@@ -574,6 +607,7 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 			// Propose at the start of the next iteration) as it may
 			// between any two statements.
 			st.pending = nil // the mailbox of this iteration is gone
+			st.dropBounds()
 		} else if !e.region[succ] {
 			e.monoCheck(st, e.loop.Pos(), "the loop exit")
 			return
@@ -646,6 +680,7 @@ func (e *engine) cp(st *pstate, pos token.Pos, what string) {
 	copy(st.old, st.cur)
 	st.cpPos, st.cpWhat = pos, what
 	st.lowAt = token.NoPos
+	st.dropBounds()
 }
 
 // tagCmp compares the tag with the reference, lexicographically: it
@@ -856,6 +891,14 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 				st.mutTaint()[e.term(fr, st, in)] = &taintInfo{}
 			}
 		}
+	case *ssa.Range:
+		define(in)
+		// The iterator over a mailbox map remembers the mailbox's
+		// elements, for the loop computing their maximum (maxloop.go):
+		// the map itself is dead inside the loop.
+		if _, info := st.tainted(e.term(fr, st, in.X)); info != nil && info.elem != nil {
+			st.mutTaint()[e.term(fr, st, in)] = &taintInfo{iter: info.elem}
+		}
 	case *ssa.Slice:
 		define(in)
 		if _, info := st.tainted(e.term(fr, st, in.X)); info != nil {
@@ -999,8 +1042,21 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	} else if !st.lowAt.IsValid() || st.lowVar != j {
 		st.lowAt, st.lowVar = pos, j
 	}
+	if st.pending != nil && st.pending.witness.IsValid() && i == 0 {
+		// The witness's first component was above the first variable's
+		// old value; the other variables do not decide.
+
+		p := *st.pending
+		p.witness = token.NoPos
+		st.pending = &p
+	}
 	if st.pending != nil {
-		if _, info := st.tainted(t); info != nil {
+		if e.innerLoop(fr, b) != nil {
+			// Inside a loop (not a reception): one message's tag, maybe
+			// not the latest; only a loop computing the maximum settles
+			// the jump, at its exit.
+			st.markUnsure(pos)
+		} else if _, info := st.tainted(t); info != nil {
 			st.pending = nil // the jump to the mailbox's tag
 		}
 	}
@@ -1320,28 +1376,6 @@ func relFact(a term, r rel, b term) (fact, bool) {
 		return mkFact(a, token.NEQ, b), true
 	}
 	return fact{}, false
-}
-
-// assignsPhase reports whether loop l of fr's function assigns a
-// synchronization variable.
-func (e *engine) assignsPhase(fr *frame, l *natLoop) bool {
-	for b := range l.blocks {
-		for _, instr := range b.Instrs {
-			switch in := instr.(type) {
-			case *ssa.Store:
-				if e.varAt(fr, nil, in.Addr) >= 0 {
-					return true
-				}
-			case *ssa.DebugRef:
-				for _, v := range e.vars {
-					if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && v.lifted && in.Object() == v.obj && e.writeIdents[id] {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
 }
 
 // forgetFrame drops what st knows about the values of the inlined frame

@@ -1,0 +1,561 @@
+package tagflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Condition IV after a loop over the mailbox.
+//
+// A reception may store messages of later rounds; the process must then jump
+// to the latest of them before it sends or receives again, that is, its tag
+// must be at least the tag of every stored message. Leaving a loop that
+// merely assigns the tag does not show that: "if v.Round == p.round+1",
+// "if v.Round > p.round && enough" or a break jump to some message, not to
+// the latest. The rule is therefore a recogniser, syntactic but sound, of
+// the loops that compute a bound of the mailbox's tags:
+//
+//	for _, m := range mbox { if m.T > x { x = m.T } }   // or x < m.T, m.T >= x, x <= m.T
+//	for _, m := range mbox { x = max(x, m.T) }
+//
+// where mbox is the mailbox variable itself (not a slice of it), m the
+// range's value, m.T the field of the message mapping's first component,
+// and x either the first synchronization variable or a local. The body is
+// that one statement and nothing else: no other condition, no break, no
+// call but the max builtin. Each iteration leaves x >= m.T and x never
+// decreases, so after the loop x bounds the first component of every
+// element; a guard with any other shape may skip the largest element and
+// is not accepted. A fully semantic check (an inductive invariant proved
+// from the path facts at the back edge) would accept more shapes, but the
+// path-by-path engine has no invariant to carry across iterations.
+//
+// The loop exit records the bound (the term of x there: the tag itself, or
+// the local's header phi) on the pending jump; the jump is settled at the
+// next send or receive when the facts show the tag is at least the tag of
+// every stored message, lexicographically: the first component at least the
+// bound, and, if only at least, the next components (constants of the
+// message, or the relations the reception's filter established for the
+// stored fields) not above the tag's.
+//
+// An assignment of the tag inside any other loop that is not a reception
+// (a conditional jump, a loop counting up to some round) no longer settles
+// the jump: the path is marked, and a send or receive reached with the jump
+// still pending reports "cannot prove" instead of a violation.
+
+// jumpBound is a term that bounds, from above, the first tag component of
+// every message of the mailbox.
+type jumpBound struct {
+	t  term
+	ei *elemInfo
+}
+
+// innerLoop returns the loop of fr containing b that is neither the tagged
+// loop nor a reception, or nil.
+func (e *engine) innerLoop(fr *frame, b *ssa.BasicBlock) *natLoop {
+	var best *natLoop
+	for _, l := range fr.loops {
+		if !l.blocks[b] || fr.depth == 0 && l.header == e.header || e.hasReceive(l) {
+			continue
+		}
+		if best == nil || len(l.blocks) < len(best.blocks) {
+			best = l
+		}
+	}
+	return best
+}
+
+// markUnsure notes on st's pending jump that the tag was assigned inside a
+// loop the engine does not recognise as computing the mailbox's maximum.
+func (st *pstate) markUnsure(pos token.Pos) {
+	if st.pending == nil || st.pending.unsure.IsValid() {
+		return
+	}
+	p := *st.pending
+	p.unsure = pos
+	st.pending = &p
+}
+
+// leaveInner is called on an edge leaving loop l (not a reception, not the
+// tagged loop) with a jump pending: a loop computing the maximum of the
+// mailbox's tags records its bound.
+func (e *engine) leaveInner(fr *frame, st *pstate, l *natLoop) {
+	bd := e.maxLoop(fr, st, l)
+	if bd == nil {
+		// A loop that sets the tag in a shape not recognised: the jump
+		// cannot be told settled, nor (the engine does not count
+		// iterations: it may take a path that runs the loop fewer times
+		// than the mailbox has elements) missing.
+		if pos := e.assignsPhase(fr, l); pos.IsValid() {
+			st.markUnsure(pos)
+		}
+		return
+	}
+	p := *st.pending
+	p.bound = bd
+	p.unsure = token.NoPos // the bound decides
+	st.pending = &p
+}
+
+// maxLoop recognises loop l as a loop over the pending jump's mailbox
+// computing a bound of its messages' first tag component (see above), and
+// returns the bound's term at the loop exit.
+func (e *engine) maxLoop(fr *frame, st *pstate, l *natLoop) *jumpBound {
+	r := e.maxLoop1(fr, st, l)
+	if debug {
+		fmt.Printf("maxLoop %s block %d: %v\n", fr.fn, l.header.Index, r)
+	}
+	return r
+}
+
+func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
+	p := st.pending
+	if fr.fn.Syntax() == nil || fr.fn.Pkg == nil || fr.fn.Pkg.Pkg != e.pass.Pkg || len(e.vars) == 0 {
+		return nil
+	}
+	info := e.pass.TypesInfo
+	var rs *ast.RangeStmt
+	ast.Inspect(fr.fn.Syntax(), func(n ast.Node) bool {
+		if rs != nil {
+			return false
+		}
+		if r, ok := n.(*ast.RangeStmt); ok && loopOf(fr.loops, r) == l {
+			rs = r
+		}
+		return true
+	})
+	if rs == nil || rs.Tok != token.DEFINE || len(rs.Body.List) != 1 {
+		return nil
+	}
+	if _, ok := ast.Unparen(rs.X).(*ast.Ident); !ok {
+		return nil // a part of the mailbox
+	}
+	val, ok := rs.Value.(*ast.Ident)
+	if !ok || val.Name == "_" {
+		return nil
+	}
+	elemObj := info.Defs[val]
+	if elemObj == nil {
+		return nil
+	}
+	// The collection the loop goes over: every element access of the loop
+	// reads the same value, a mailbox of the pending message type.
+	var coll ssa.Value
+	syncStores := 0
+	for b := range l.blocks {
+		for _, instr := range b.Instrs {
+			var x ssa.Value
+			switch in := instr.(type) {
+			case *ssa.Next:
+				if r, ok := in.Iter.(*ssa.Range); ok {
+					x = r
+				} else {
+					return nil
+				}
+			case *ssa.IndexAddr:
+				x = in.X
+			case *ssa.Index:
+				x = in.X
+			case *ssa.Lookup:
+				x = in.X
+			case *ssa.Store:
+				if i := e.varAt(fr, nil, in.Addr); i > 0 {
+					return nil
+				} else if i == 0 {
+					syncStores++
+				}
+				continue
+			case *ssa.DebugRef:
+				if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && e.writeIdents[id] {
+					for i, v := range e.vars {
+						if v.lifted && in.Object() == v.obj {
+							if i > 0 {
+								return nil
+							}
+							syncStores++
+						}
+					}
+				}
+				continue
+			case *ssa.Call:
+				if b, ok := in.Call.Value.(*ssa.Builtin); !ok || b.Name() != "max" {
+					return nil
+				}
+				continue
+			case *ssa.Go, *ssa.Defer, *ssa.Send, *ssa.Select:
+				return nil
+			default:
+				continue
+			}
+			if coll != nil && coll != x {
+				return nil
+			}
+			coll = x
+		}
+	}
+	if coll == nil {
+		return nil
+	}
+	ti := st.taint[e.term(fr, st, coll)]
+	if ti == nil {
+		return nil
+	}
+	ei := ti.elem
+	if _, isIter := coll.(*ssa.Range); isIter {
+		ei = ti.iter
+	}
+	if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg || ei.plain {
+		return nil
+	}
+	if len(ei.msg.Components) == 0 || ei.msg.Components[0].Kind != annotations.Field {
+		return nil
+	}
+	c0 := ei.msg.Components[0]
+	// isElem: the expression is the first component of the range's value.
+	isElem := func(x ast.Expr) bool {
+		var idx []int
+		x = ast.Unparen(x)
+		for {
+			sel, ok := x.(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			s := info.Selections[sel]
+			if s == nil || s.Kind() != types.FieldVal {
+				return false
+			}
+			idx = append(append([]int(nil), s.Index()...), idx...)
+			x = ast.Unparen(sel.X)
+		}
+		id, ok := x.(*ast.Ident)
+		if !ok || info.Uses[id] != elemObj || len(idx) != len(c0.FieldIndex) {
+			return false
+		}
+		for i := range idx {
+			if idx[i] != c0.FieldIndex[i] {
+				return false
+			}
+		}
+		return true
+	}
+	// The bound and the statement updating it.
+	var bound ast.Expr
+	switch s := rs.Body.List[0].(type) {
+	case *ast.IfStmt:
+		if s.Init != nil || s.Else != nil || len(s.Body.List) != 1 {
+			return nil
+		}
+		as, ok := s.Body.List[0].(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || !isElem(as.Rhs[0]) {
+			return nil
+		}
+		bound = as.Lhs[0]
+		cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+		if !ok {
+			return nil
+		}
+		var el, bx ast.Expr
+		switch cond.Op {
+		case token.GTR, token.GEQ: // m.T > x
+			el, bx = cond.X, cond.Y
+		case token.LSS, token.LEQ: // x < m.T
+			el, bx = cond.Y, cond.X
+		default:
+			return nil
+		}
+		if !isElem(el) || !sameRef(info, bx, bound) {
+			return nil
+		}
+	case *ast.AssignStmt:
+		if s.Tok != token.ASSIGN || len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+			return nil
+		}
+		call, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+		if !ok || len(call.Args) != 2 {
+			return nil
+		}
+		fn, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if b, ok := info.Uses[fn].(*types.Builtin); !ok || b.Name() != "max" {
+			return nil
+		}
+		bound = s.Lhs[0]
+		a0, a1 := call.Args[0], call.Args[1]
+		if !(isElem(a0) && sameRef(info, a1, bound) || isElem(a1) && sameRef(info, a0, bound)) {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if !pureRef(info, bound) {
+		return nil
+	}
+	// The bound is the tag's first variable (a store or a lifted local
+	// assignment to it is the loop's only write), or a local whose value
+	// at the exit is its phi in the loop's header.
+	if syncStores > 0 {
+		return e.newBound(fr, st, l, st.cur[0], ei)
+	}
+	id, ok := ast.Unparen(bound).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	obj, ok := info.Uses[id].(*types.Var)
+	if !ok || obj.IsField() || obj.Parent() == nil || obj.Parent() == obj.Pkg().Scope() {
+		return nil
+	}
+	for _, v := range e.vars {
+		if v.obj == obj {
+			return nil
+		}
+	}
+	var phi *ssa.Phi
+	for _, instr := range l.header.Instrs {
+		ph, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if ph.Comment == obj.Name() {
+			if phi != nil {
+				return nil
+			}
+			phi = ph
+		}
+	}
+	if phi == nil || !isTracked(phi.Type()) {
+		return nil
+	}
+	return e.newBound(fr, st, l, e.term(fr, st, phi), ei)
+}
+
+// newBound names the bound t at the exit of loop l with a term of its
+// own, equal to t: t may be a value that dies or a name the engine gives
+// to other values later, and the bound must keep its value until the next
+// communication point. The name is the loop's, so that the paths that
+// leave it merge; facts about a previous exit are dropped.
+func (e *engine) newBound(fr *frame, st *pstate, l *natLoop, t term, ei *elemInfo) *jumpBound {
+	name := term("jb:" + strings.ReplaceAll(fr.ctx, ".", "_") + "/" + strconv.Itoa(l.header.Index))
+	nfs := make(facts, 0, len(st.fs)+1)
+	for _, f := range st.fs {
+		if f.a != name && f.b != name {
+			nfs = append(nfs, f)
+		}
+	}
+	st.fs, st.fsOwned = nfs, true
+	st.add(mkFact(name, token.EQL, t))
+	return &jumpBound{t: name, ei: ei}
+}
+
+// pureRef reports whether x is a variable or a chain of field selections
+// from one (no call, index or dereference of a computed pointer).
+func pureRef(info *types.Info, x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		_, ok := info.Uses[x].(*types.Var)
+		return ok
+	case *ast.SelectorExpr:
+		s := info.Selections[x]
+		return s != nil && s.Kind() == types.FieldVal && pureRef(info, x.X)
+	}
+	return false
+}
+
+// sameRef reports whether a and b are the same pure reference.
+func sameRef(info *types.Info, a, b ast.Expr) bool {
+	a, b = ast.Unparen(a), ast.Unparen(b)
+	switch a := a.(type) {
+	case *ast.Ident:
+		b, ok := b.(*ast.Ident)
+		return ok && info.Uses[a] != nil && info.Uses[a] == info.Uses[b]
+	case *ast.SelectorExpr:
+		b, ok := b.(*ast.SelectorExpr)
+		return ok && a.Sel.Name == b.Sel.Name && info.Selections[a] != nil && info.Selections[b] != nil &&
+			info.Selections[a].Obj() == info.Selections[b].Obj() && sameRef(info, a.X, b.X)
+	}
+	return false
+}
+
+// boundSettled reports whether the pending jump's bound shows the tag is at
+// least the tag of every message of the mailbox.
+func (e *engine) boundSettled(st *pstate, p *pendingJump) bool {
+	bd := p.bound
+	if bd == nil || len(st.cur) == 0 {
+		return false
+	}
+	switch st.fs.cmp(st.cur[0], bd.t) {
+	case relGT:
+		return true
+	case relEQ, relGE:
+	default:
+		return false
+	}
+	// The first component may equal the tag's: the next ones decide.
+	comps := bd.ei.msg.Components
+	for j := 1; j < len(comps) && j < len(st.cur); j++ {
+		c := comps[j]
+		var r rel
+		switch c.Kind {
+		case annotations.Absent:
+			continue
+		case annotations.Const:
+			r = st.fs.cmp(constTerm(c.Value), st.cur[j])
+		case annotations.Field:
+			if j >= len(bd.ei.rels) || j >= len(bd.ei.curs) {
+				return false
+			}
+			r = composeLE(bd.ei.rels[j], st.fs.cmp(bd.ei.curs[j], st.cur[j]))
+		}
+		switch r {
+		case relLT:
+			return true
+		case relEQ, relLE:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// composeLE composes a r1 b and b r2 c into the relation of a to c, when
+// both are among <, <=, ==; relUnknown otherwise.
+func composeLE(r1, r2 rel) rel {
+	le := func(r rel) bool { return r == relLT || r == relLE || r == relEQ }
+	switch {
+	case !le(r1) || !le(r2):
+		return relUnknown
+	case r1 == relLT || r2 == relLT:
+		return relLT
+	case r1 == relEQ && r2 == relEQ:
+		return relEQ
+	}
+	return relLE
+}
+
+// dropBounds forgets the bounds of the loops computing the mailbox's
+// maximum (at a communication point, where the pending jump is settled or
+// reported, and at the back edge).
+func (st *pstate) dropBounds() {
+	has := false
+	for _, f := range st.fs {
+		if strings.HasPrefix(string(f.a), "jb:") || strings.HasPrefix(string(f.b), "jb:") {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return
+	}
+	nfs := make(facts, 0, len(st.fs))
+	for _, f := range st.fs {
+		if !strings.HasPrefix(string(f.a), "jb:") && !strings.HasPrefix(string(f.b), "jb:") {
+			nfs = append(nfs, f)
+		}
+	}
+	st.fs, st.fsOwned = nfs, true
+}
+
+// assignsPhase returns the first position where loop l of fr's function
+// assigns a synchronization variable, or NoPos.
+func (e *engine) assignsPhase(fr *frame, l *natLoop) token.Pos {
+	first := token.NoPos
+	note := func(p token.Pos) {
+		if !first.IsValid() || p.IsValid() && p < first {
+			first = p
+		}
+	}
+	for b := range l.blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Store:
+				if e.varAt(fr, nil, in.Addr) >= 0 {
+					note(in.Pos())
+				}
+			case *ssa.DebugRef:
+				for _, v := range e.vars {
+					if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && v.lifted && in.Object() == v.obj && e.writeIdents[id] {
+						note(in.Pos())
+					}
+				}
+			}
+		}
+	}
+	if !first.IsValid() {
+		for b := range l.blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok && e.varAt(fr, nil, st.Addr) >= 0 {
+					return l.header.Parent().Pos() // a store without a position
+				}
+			}
+		}
+	}
+	return first
+}
+
+// seeLater is called on an edge inside loop l (not a reception) with a
+// jump pending: when the facts show an element of the mailbox whose tag is
+// above the tag (its first component above the first variable), and the
+// loop does not change the mailbox, that element stays there until the
+// tag is assigned again: a witness that the tag is below a stored message.
+func (e *engine) seeLater(fr *frame, st *pstate, l *natLoop, pos token.Pos) {
+	p := st.pending
+	if p.witness.IsValid() || len(st.cur) == 0 || !e.keepsMailbox(fr, l) {
+		return
+	}
+	for _, f := range st.fs {
+		for _, t := range [2]term{f.a, f.b} {
+			_, ei, idx := st.elementOf(t)
+			if ei == nil || idx != 0 || ei.msg.Name(e.pass.Pkg) != p.msg {
+				continue
+			}
+			if st.fs.cmp(t, st.cur[0]) == relGT {
+				q := *p
+				q.witness = pos
+				st.pending = &q
+				return
+			}
+		}
+	}
+}
+
+// keepsMailbox reports whether loop l certainly leaves every collection as
+// it is: no store but to the synchronization variables, no map update, no
+// call but to builtins that do not change their argument.
+func (e *engine) keepsMailbox(fr *frame, l *natLoop) bool {
+	if v, ok := e.keeps[l]; ok {
+		return v
+	}
+	ok := true
+	for b := range l.blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Store:
+				if a, isAlloc := in.Addr.(*ssa.Alloc); isAlloc && l.blocks[a.Block()] {
+					continue // a variable of the iteration (the range's value)
+				}
+				if e.varAt(fr, nil, in.Addr) < 0 {
+					ok = false
+				}
+			case *ssa.MapUpdate, *ssa.Go, *ssa.Defer, *ssa.Send, *ssa.Select:
+				ok = false
+			case *ssa.Call:
+				bi, isBuiltin := in.Call.Value.(*ssa.Builtin)
+				if !isBuiltin || bi.Name() == "delete" || bi.Name() == "clear" || bi.Name() == "copy" {
+					ok = false
+				}
+			}
+		}
+	}
+	if e.keeps == nil {
+		e.keeps = make(map[*natLoop]bool)
+	}
+	e.keeps[l] = ok
+	return ok
+}

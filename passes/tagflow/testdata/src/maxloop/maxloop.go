@@ -1,0 +1,374 @@
+// Package maxloop checks condition IV after a loop over the mailbox: only a
+// loop computing the maximum of the stored messages' tags settles the jump.
+package maxloop
+
+type Step int
+
+const (
+	RequestVote Step = iota
+	Vote
+)
+
+//sync:msg Term,RequestVote
+type RV struct{ Term int }
+
+//sync:msg Term,Vote
+type V struct{ Term int }
+
+//sync:msg Term,Step
+type Msg struct {
+	Term int
+	Step Step
+	Cand int
+}
+
+type Node struct {
+	term  int
+	step  Step
+	in    chan RV
+	inm   chan Msg
+	out   chan any
+	outm  chan Msg
+	other int
+}
+
+// The tag itself is the running maximum.
+func (p *Node) Direct() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			if p.term < m.Term {
+				p.term = m.Term
+			}
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term}
+	}
+}
+
+// The maximum is computed in a local, then assigned.
+func (p *Node) Local() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		hi := p.term
+		for _, m := range reqs {
+			if m.Term >= hi {
+				hi = m.Term
+			}
+		}
+		p.term = hi
+		p.step = Vote
+		p.out <- V{Term: p.term}
+	}
+}
+
+// The max builtin, over a map mailbox.
+func (p *Node) MaxMap() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		reqs := map[int]RV{}
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs[len(reqs)] = m
+		}
+		hi := p.term
+		for _, m := range reqs {
+			hi = max(m.Term, hi)
+		}
+		p.term = hi
+		p.step = Vote
+		p.out <- V{Term: p.term}
+	}
+}
+
+// A guarded assignment of the local maximum; the step is a field of the
+// message, which the filter fixed.
+func (p *Node) Guard() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.outm <- Msg{Term: p.term, Step: RequestVote}
+		var reqs []Msg
+		for len(reqs) < 3 {
+			m := <-p.inm
+			if m.Step != RequestVote || m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		hi := p.term
+		for _, m := range reqs {
+			if m.Term > hi {
+				hi = m.Term
+			}
+		}
+		if hi > p.term {
+			p.term = hi
+		}
+		p.step = Vote
+		p.outm <- Msg{Term: p.term, Step: Vote, Cand: reqs[0].Cand}
+	}
+}
+
+// A jump under an extra condition may skip the latest message: a path sees
+// a message above the tag and does not jump to it.
+func (p *Node) ExtraCond(quorum int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			if m.Term > p.term && len(reqs) >= quorum {
+				p.term = m.Term
+			}
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `condition 4: this send is reached while the mailbox holds a RV of a later round than the tag \(seen at line 159\), and the tag has not jumped to it`
+	}
+}
+
+// A jump to the next round only: no path shows a message above the tag
+// that was not jumped to (m.Term != p.term+1 does not), so it is not proven.
+func (p *Node) NextOnly() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			if m.Term == p.term+1 {
+				p.term = m.Term
+			}
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round of the mailbox's RVs \(stored at line 182\) before send: the loop that sets it at line 186 is not recognised as computing their maximum`
+	}
+}
+
+// A break leaves the later elements unseen (here there is no back edge,
+// hence no loop: max(p.term, m.Term) is not a message's tag, not a jump).
+func (p *Node) Break() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			p.term = max(p.term, m.Term)
+			break
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `condition 4: this send is reached while the mailbox may hold a RV of a later round`
+	}
+}
+
+// Counting up to a round the loop does not compare with the messages.
+func (p *Node) CountUp(target int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		_ = reqs
+		for p.term < target {
+			p.term++
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round`
+	}
+}
+
+// The maximum of another field is not the tag's.
+func (p *Node) OtherField() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.outm <- Msg{Term: p.term, Step: RequestVote}
+		var reqs []Msg
+		for len(reqs) < 3 {
+			m := <-p.inm
+			if m.Step != RequestVote || m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		hi := p.term
+		for _, m := range reqs {
+			if m.Cand > hi {
+				hi = m.Cand
+			}
+		}
+		p.term = hi
+		p.step = Vote
+		p.outm <- Msg{Term: p.term, Step: Vote} // want `condition 4: this send is reached`
+	}
+}
+
+// The maximum is computed but the tag does not reach it.
+func (p *Node) BelowMax() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		hi := p.term
+		for _, m := range reqs {
+			hi = max(hi, m.Term)
+		}
+		if hi > p.term+1 {
+			p.term++
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `condition 4: this send is reached`
+	}
+}
+
+// A part of the mailbox.
+func (p *Node) Part() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs[1:] {
+			if m.Term > p.term {
+				p.term = m.Term
+			}
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round`
+	}
+}
+
+// Every path jumps to some message, maybe not the latest: the last one
+// seen, or the first one above 7. No path shows the tag below a message:
+// the engine does not count iterations, so a path that leaves the loop
+// early is no evidence.
+func (p *Node) LastWins() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			p.term = m.Term
+			if m.Term > 7 {
+				break
+			}
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round of the mailbox's RVs \(stored at line 338\) before send: the loop that sets it at line 341 is not recognised as computing their maximum`
+	}
+}
+
+// A lexicographic maximum is not recognised: correct, but not proven.
+func (p *Node) Lexico() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.outm <- Msg{Term: p.term, Step: RequestVote}
+		var reqs []Msg
+		for len(reqs) < 3 {
+			m := <-p.inm
+			if m.Step != RequestVote || m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			if m.Term > p.term || m.Term == p.term && m.Step > p.step {
+				p.term, p.step = m.Term, m.Step
+			}
+		}
+		p.step = Vote
+		p.outm <- Msg{Term: p.term, Step: Vote} // want `cannot prove 4: cannot tell that the tag jumped to the latest round`
+	}
+}
