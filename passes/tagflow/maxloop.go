@@ -26,33 +26,39 @@ import (
 //	for _, m := range mbox { x = max(x, m.T) }
 //
 // where mbox is the mailbox variable itself (not a slice of it), m the
-// range's value, m.T the field of the message mapping's first component,
-// and x either the first synchronization variable or a local. The body is
-// that one statement and nothing else: no other condition, no break, no
-// call but the max builtin. Each iteration leaves x >= m.T and x never
-// decreases, so after the loop x bounds the first component of every
-// element; a guard with any other shape may skip the largest element and
-// is not accepted. A fully semantic check (an inductive invariant proved
-// from the path facts at the back edge) would accept more shapes, but the
-// path-by-path engine has no invariant to carry across iterations.
+// range's value, m.T the field of one component k of the message's mapping,
+// and x either the synchronization variable k or a local. The body is that
+// one statement and nothing else: no other condition, no break, no call but
+// the max builtin. Each iteration leaves x >= m.T and x never decreases, so
+// after the loop x bounds component k of every element; a guard of any
+// other shape may skip the largest element and is not accepted. A fully
+// semantic check (an inductive invariant proved from the path facts at the
+// back edge) would accept more shapes, but the path-by-path engine has no
+// invariant to carry across iterations, and it does not count iterations
+// (a path may leave the loop before it has seen every element).
 //
 // The loop exit records the bound (the term of x there: the tag itself, or
 // the local's header phi) on the pending jump; the jump is settled at the
 // next send or receive when the facts show the tag is at least the tag of
-// every stored message, lexicographically: the first component at least the
-// bound, and, if only at least, the next components (constants of the
-// message, or the relations the reception's filter established for the
-// stored fields) not above the tag's.
+// every stored message, lexicographically: variable k at least the bound,
+// the other components (constants of the message, or the relations the
+// reception's filter established for the stored fields) not above the
+// tag's, up to the first one below.
 //
-// An assignment of the tag inside any other loop that is not a reception
-// (a conditional jump, a loop counting up to some round) no longer settles
-// the jump: the path is marked, and a send or receive reached with the jump
-// still pending reports "cannot prove" instead of a violation.
+// Any other loop that assigns the tag and is not a reception (a conditional
+// jump, a loop counting up to some round) leaves the jump unsure: a send or
+// receive reached with it still pending is "cannot prove", since a path of
+// the engine that leaves the loop without a jump may have seen fewer
+// elements than there are. It is a violation when the path saw, inside such
+// a loop (one that changes no collection), a stored message whose first tag
+// component is above the first variable, which was not assigned since: the
+// message is still there and the tag below it (seeLater).
 
-// jumpBound is a term that bounds, from above, the first tag component of
+// jumpBound is a term that bounds, from above, component k of the tag of
 // every message of the mailbox.
 type jumpBound struct {
 	t  term
+	k  int
 	ei *elemInfo
 }
 
@@ -147,7 +153,7 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	// The collection the loop goes over: every element access of the loop
 	// reads the same value, a mailbox of the pending message type.
 	var coll ssa.Value
-	syncStores := 0
+	stores := make(map[int]int) // synchronization variable -> stores
 	for b := range l.blocks {
 		for _, instr := range b.Instrs {
 			var x ssa.Value
@@ -165,20 +171,15 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 			case *ssa.Lookup:
 				x = in.X
 			case *ssa.Store:
-				if i := e.varAt(fr, nil, in.Addr); i > 0 {
-					return nil
-				} else if i == 0 {
-					syncStores++
+				if i := e.varAt(fr, nil, in.Addr); i >= 0 {
+					stores[i]++
 				}
 				continue
 			case *ssa.DebugRef:
 				if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && e.writeIdents[id] {
 					for i, v := range e.vars {
 						if v.lifted && in.Object() == v.obj {
-							if i > 0 {
-								return nil
-							}
-							syncStores++
+							stores[i]++
 						}
 					}
 				}
@@ -213,12 +214,9 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg || ei.plain {
 		return nil
 	}
-	if len(ei.msg.Components) == 0 || ei.msg.Components[0].Kind != annotations.Field {
-		return nil
-	}
-	c0 := ei.msg.Components[0]
-	// isElem: the expression is the first component of the range's value.
-	isElem := func(x ast.Expr) bool {
+	// elemComp: the tag component of the range's value that expression x
+	// is, or -1.
+	elemComp := func(x ast.Expr) int {
 		var idx []int
 		x = ast.Unparen(x)
 		for {
@@ -228,21 +226,37 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 			}
 			s := info.Selections[sel]
 			if s == nil || s.Kind() != types.FieldVal {
-				return false
+				return -1
 			}
 			idx = append(append([]int(nil), s.Index()...), idx...)
 			x = ast.Unparen(sel.X)
 		}
 		id, ok := x.(*ast.Ident)
-		if !ok || info.Uses[id] != elemObj || len(idx) != len(c0.FieldIndex) {
-			return false
+		if !ok || info.Uses[id] != elemObj {
+			return -1
 		}
-		for i := range idx {
-			if idx[i] != c0.FieldIndex[i] {
-				return false
+	comps:
+		for k, c := range ei.msg.Components {
+			if c.Kind != annotations.Field || len(c.FieldIndex) != len(idx) || k >= len(e.vars) {
+				continue
 			}
+			for i := range idx {
+				if idx[i] != c.FieldIndex[i] {
+					continue comps
+				}
+			}
+			return k
 		}
-		return true
+		return -1
+	}
+	k := -1 // the component bounded
+	isElem := func(x ast.Expr) bool {
+		c := elemComp(x)
+		if c >= 0 && (k < 0 || c == k) {
+			k = c
+			return true
+		}
+		return false
 	}
 	// The bound and the statement updating it.
 	var bound ast.Expr
@@ -301,8 +315,11 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	// The bound is the tag's first variable (a store or a lifted local
 	// assignment to it is the loop's only write), or a local whose value
 	// at the exit is its phi in the loop's header.
-	if syncStores > 0 {
-		return e.newBound(fr, st, l, st.cur[0], ei)
+	if len(stores) > 0 {
+		if len(stores) != 1 || stores[k] == 0 {
+			return nil
+		}
+		return e.newBound(fr, st, l, k, st.cur[k], ei)
 	}
 	id, ok := ast.Unparen(bound).(*ast.Ident)
 	if !ok {
@@ -333,7 +350,7 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	if phi == nil || !isTracked(phi.Type()) {
 		return nil
 	}
-	return e.newBound(fr, st, l, e.term(fr, st, phi), ei)
+	return e.newBound(fr, st, l, k, e.term(fr, st, phi), ei)
 }
 
 // newBound names the bound t at the exit of loop l with a term of its
@@ -341,7 +358,7 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 // to other values later, and the bound must keep its value until the next
 // communication point. The name is the loop's, so that the paths that
 // leave it merge; facts about a previous exit are dropped.
-func (e *engine) newBound(fr *frame, st *pstate, l *natLoop, t term, ei *elemInfo) *jumpBound {
+func (e *engine) newBound(fr *frame, st *pstate, l *natLoop, k int, t term, ei *elemInfo) *jumpBound {
 	name := term("jb:" + strings.ReplaceAll(fr.ctx, ".", "_") + "/" + strconv.Itoa(l.header.Index))
 	nfs := make(facts, 0, len(st.fs)+1)
 	for _, f := range st.fs {
@@ -351,7 +368,7 @@ func (e *engine) newBound(fr *frame, st *pstate, l *natLoop, t term, ei *elemInf
 	}
 	st.fs, st.fsOwned = nfs, true
 	st.add(mkFact(name, token.EQL, t))
-	return &jumpBound{t: name, ei: ei}
+	return &jumpBound{t: name, k: k, ei: ei}
 }
 
 // pureRef reports whether x is a variable or a chain of field selections
@@ -387,27 +404,25 @@ func sameRef(info *types.Info, a, b ast.Expr) bool {
 // least the tag of every message of the mailbox.
 func (e *engine) boundSettled(st *pstate, p *pendingJump) bool {
 	bd := p.bound
-	if bd == nil || len(st.cur) == 0 {
+	if bd == nil || bd.k >= len(st.cur) {
 		return false
 	}
-	switch st.fs.cmp(st.cur[0], bd.t) {
-	case relGT:
-		return true
-	case relEQ, relGE:
-	default:
-		return false
-	}
-	// The first component may equal the tag's: the next ones decide.
+	// Lexicographically, component by component: every message is below
+	// the tag once a component is below, and the next one decides while
+	// they may be equal.
 	comps := bd.ei.msg.Components
-	for j := 1; j < len(comps) && j < len(st.cur); j++ {
+	for j := 0; j < len(comps) && j < len(st.cur); j++ {
 		c := comps[j]
 		var r rel
-		switch c.Kind {
-		case annotations.Absent:
+		switch {
+		case j == bd.k:
+			// Every message's component is at most the bound.
+			r = composeLE(relLE, st.fs.cmp(bd.t, st.cur[j]))
+		case c.Kind == annotations.Absent:
 			continue
-		case annotations.Const:
+		case c.Kind == annotations.Const:
 			r = st.fs.cmp(constTerm(c.Value), st.cur[j])
-		case annotations.Field:
+		case c.Kind == annotations.Field:
 			if j >= len(bd.ei.rels) || j >= len(bd.ei.curs) {
 				return false
 			}

@@ -372,3 +372,78 @@ func (p *Node) Lexico() {
 		p.outm <- Msg{Term: p.term, Step: Vote} // want `cannot prove 4: cannot tell that the tag jumped to the latest round`
 	}
 }
+
+//sync:msg Height,Round,Prevote
+type Prevote3 struct{ Height, Round int }
+
+//sync:msg Height,Round,Precommit
+type Precommit3 struct{ Height, Round int }
+
+const (
+	Prevote Step = iota + 10
+	Precommit
+)
+
+type Validator struct {
+	height, round int
+	step          Step
+	in            chan Prevote3
+	out           chan any
+}
+
+// The maximum of the second component, the first one fixed by the filter.
+func (p *Validator) Second() {
+	//sync:tag p.height,p.round,p.step
+	for {
+		p.round++
+		p.step = Prevote
+		p.out <- Prevote3{Height: p.height, Round: p.round}
+		votes := map[int]Prevote3{}
+		for len(votes) < 3 {
+			m := <-p.in
+			if m.Height != p.height || m.Round < p.round {
+				continue
+			}
+			votes[len(votes)] = m
+		}
+		hi := p.round
+		for _, v := range votes {
+			if v.Round > hi {
+				hi = v.Round
+			}
+		}
+		if hi > p.round {
+			p.round = hi
+		}
+		p.step = Precommit
+		p.out <- Precommit3{Height: p.height, Round: p.round}
+	}
+}
+
+// The maximum of the second component, the first one unknown: a later
+// height may be stored.
+func (p *Validator) SecondAnyHeight() {
+	//sync:tag p.height,p.round,p.step
+	for {
+		p.round++
+		p.step = Prevote
+		p.out <- Prevote3{Height: p.height, Round: p.round}
+		votes := map[int]Prevote3{}
+		for len(votes) < 3 {
+			m := <-p.in
+			if m.Height < p.height || m.Round < p.round {
+				continue
+			}
+			votes[len(votes)] = m
+		}
+		hi := p.round
+		for _, v := range votes {
+			if v.Round > hi {
+				hi = v.Round
+			}
+		}
+		p.round = hi
+		p.step = Precommit
+		p.out <- Precommit3{Height: p.height, Round: p.round} // want `condition 4: this send is reached while the mailbox may hold a Prevote3`
+	}
+}
