@@ -214,6 +214,22 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg || ei.plain {
 		return nil
 	}
+	// It is the only live mailbox of that message type in the function
+	// (values of callees that returned are left out): the jump may be
+	// pending for a message stored in another one.
+	for k, o := range st.taint {
+		if !strings.HasPrefix(string(k), fr.ctx+"/") {
+			continue
+		}
+		for _, oe := range []*elemInfo{o.elem, o.iter} {
+			if oe != nil && oe != ei && oe.msg != nil && oe.msg.Name(e.pass.Pkg) == p.msg {
+				if debug {
+					fmt.Printf("maxLoop: another mailbox %s of %s\n", k, p.msg)
+				}
+				return nil
+			}
+		}
+	}
 	// elemComp: the tag component of the range's value that expression x
 	// is, or -1.
 	elemComp := func(x ast.Expr) int {

@@ -447,3 +447,33 @@ func (p *Validator) SecondAnyHeight() {
 		p.out <- Precommit3{Height: p.height, Round: p.round} // want `condition 4: this send is reached while the mailbox may hold a Prevote3`
 	}
 }
+
+// The maximum of one of two mailboxes of the same type.
+func (p *Node) TwoMailboxes() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var odd, even []RV
+		for len(odd)+len(even) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			if m.Term%2 == 0 {
+				even = append(even, m)
+			} else {
+				odd = append(odd, m)
+			}
+		}
+		hi := p.term
+		for _, m := range even {
+			hi = max(hi, m.Term)
+		}
+		p.term = hi
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `condition 4: this send is reached while the mailbox may hold a RV of a later round`
+		_ = odd
+	}
+}
