@@ -110,7 +110,7 @@ func (e *engine) leaveInner(fr *frame, st *pstate, l *natLoop) {
 }
 
 // maxLoop recognises loop l as a loop over the pending jump's mailbox
-// computing a bound of its messages' first tag component (see above), and
+// computing a bound of one component of its messages' tags (see above), and
 // returns the bound's term at the loop exit.
 func (e *engine) maxLoop(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	r := e.maxLoop1(fr, st, l)
