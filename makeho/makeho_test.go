@@ -69,7 +69,7 @@ var aborts = []string{
 	"tworecvs.go:50:18: more than one reception on a path of round A (make-HO needs at most one reception loop per round)",
 	"twosends.go:36:3: more than one send on a path of round A (make-HO needs at most one send, possibly to many, per round)",
 	"unbounded.go:19:21: round variable p.step has an unbounded domain: its type int has no constants (make-HO needs the rounds as a Go enum)",
-	"viewjump.go:79:4: more than one send on a path of round StartViewChange (make-HO needs at most one send, possibly to many, per round)",
+	"viewjump.go:78:4: more than one send on a path of round StartViewChange (make-HO needs at most one send, possibly to many, per round)",
 }
 
 func gopathEnv(gopath string) []string {

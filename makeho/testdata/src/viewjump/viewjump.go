@@ -68,14 +68,13 @@ func (r *Replica) ChangeView(attempts int) {
 		}
 		// Join the highest view heard of and announce it, stamped with
 		// the new view: a second send of round StartViewChange.
-		jumped := false
+		before := r.view
 		for _, m := range svcs {
 			if m.View > r.view {
 				r.view = m.View
-				jumped = true
 			}
 		}
-		if jumped {
+		if r.view > before {
 			r.net.Broadcast(Message{Step: r.step, View: r.view})
 		}
 		if count(svcs, r.view) < r.f {

@@ -122,18 +122,20 @@ func (r *Replica) ChangeView(ctx context.Context) bool {
 		}
 		// A replica that hears of a later view joins its view change
 		// (step 1: "or receives a STARTVIEWCHANGE ... with a view-number
-		// bigger than its own"). If f replicas are already there, it jumps
-		// to that view now; otherwise it remembers the view, and the next
-		// attempt moves to it and announces it.
+		// bigger than its own"). If f replicas are already in the latest
+		// view heard of, it jumps to that view now; otherwise it remembers
+		// the view, and the next attempt moves to it and announces it.
+		top := r.view
 		for _, m := range svcs {
-			if m.View > r.view && count(svcs, m.View) >= r.f {
-				r.view = m.View
+			if m.View > top {
+				top = m.View
 			}
 		}
-		if count(svcs, r.view) < r.f {
-			r.joining, _ = topView(svcs)
+		if count(svcs, top) < r.f {
+			r.joining = top
 			continue // no quorum: try the next view, or the later one
 		}
+		r.view = max(r.view, top)
 
 		// Round DoViewChange (step 2): send our state to the new primary.
 		r.step = DoViewChange
