@@ -63,6 +63,38 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	st.pending = nil
 }
 
+// noteUpdate records, on a pending jump whose reception is over, the first
+// update of an algorithm variable (a store to memory that is not local to
+// the function, at pos): endJumpCheck reports it if the jump never comes.
+func (e *engine) noteUpdate(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.Pos, what string) {
+	p := st.pending
+	if p == nil || p.update.IsValid() || !pos.IsValid() {
+		return
+	}
+	if p.loop != nil {
+		if pb, ok := climb(fr, b, p.fr); ok && p.loop.blocks[pb] {
+			return // still inside the reception
+		}
+	}
+	q := *p
+	q.update, q.updateWhat = pos, what
+	st.pending = &q
+}
+
+// endJumpCheck checks condition IV where the iteration ends (the back edge,
+// an exit of the loop): a jump still pending there is never made, and the
+// mailbox goes. That is harmless if nothing was done with the later round's
+// messages (the process behaves as if they were lost); it is a violation of
+// IV, reported at the first update of an algorithm variable since the
+// reception, if the process changed its state with them at hand (a
+// candidate counting votes of a later term and becoming leader). A path
+// that sends or receives first was checked there.
+func (e *engine) endJumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate) {
+	if p := st.pending; p != nil && p.update.IsValid() {
+		e.jumpCheck(fr, b, st, p.update, "this update of "+p.updateWhat)
+	}
+}
+
 // send is a communication point that sends the message val.
 func (e *engine) send(fr *frame, b *ssa.BasicBlock, st *pstate, val ssa.Value, pos token.Pos) {
 	e.jumpCheck(fr, b, st, pos, "this send")

@@ -83,6 +83,12 @@ type pendingJump struct {
 	// witness is where a stored message was seen above the tag, which
 	// has not been assigned since.
 	witness token.Pos
+	// update is the first update of an algorithm variable after the
+	// reception (what names it): if the iteration ends with the jump
+	// still pending, the process changed its state with a later round's
+	// messages at hand and never jumped to that round.
+	update     token.Pos
+	updateWhat string
 }
 
 func (st *pstate) clone() *pstate {
@@ -216,6 +222,9 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 		}
 		if st.pending.bound != nil {
 			b.WriteString(string(st.pending.bound.t))
+		}
+		if st.pending.update.IsValid() {
+			b.WriteString("A")
 		}
 	}
 	if r := st.recv; r != nil {
@@ -511,6 +520,7 @@ func (e *engine) leave(fr *frame, b *ssa.BasicBlock, st *pstate, loopFrame bool,
 		e.edge(fr, b, b.Succs[0], st, loopFrame, push)
 	case *ssa.Return:
 		if loopFrame {
+			e.endJumpCheck(fr, b, st)
 			e.monoCheck(st, last.Pos(), "the return from the loop")
 			return
 		}
@@ -606,9 +616,11 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 			// values across it (round++ at the end of the body, step =
 			// Propose at the start of the next iteration) as it may
 			// between any two statements.
+			e.endJumpCheck(fr, b, st)
 			st.pending = nil // the mailbox of this iteration is gone
 			st.dropBounds()
 		} else if !e.region[succ] {
+			e.endJumpCheck(fr, b, st)
 			e.monoCheck(st, e.loop.Pos(), "the loop exit")
 			return
 		}
@@ -839,6 +851,9 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			st.add(mkFact(e.term(fr, st, v)+"#len", token.EQL, term("c:0")))
 		}
 	case *ssa.MapUpdate:
+		if !localMap(in.Map, nil) {
+			e.noteUpdate(fr, b, st, in.Pos(), e.describe(in.Map))
+		}
 		m := e.term(fr, st, in.Map)
 		st.fs = st.fs.withoutLoc(m + "#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
 		if !localMap(in.Map, nil) && e.receptionLoop(fr, b) != nil {
@@ -1117,6 +1132,9 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	local := false
 	if base, ok := baseOf(addr); ok {
 		_, local = base.(*ssa.Alloc)
+	}
+	if !local {
+		e.noteUpdate(fr, b, st, pos, e.describe(addr))
 	}
 	if !local && e.receptionLoop(fr, b) != nil {
 		// Reported once here; the location is not made a mailbox, so the

@@ -154,6 +154,9 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	// reads the same value, a mailbox of the pending message type.
 	var coll ssa.Value
 	stores := make(map[int]int) // synchronization variable -> stores
+	// helperCall is the one function of the package the loop calls: a
+	// helper computing the maximum (p.stepDown(m.Term)), checked below.
+	var helperCall *ssa.Function
 	for b := range l.blocks {
 		for _, instr := range b.Instrs {
 			var x ssa.Value
@@ -185,10 +188,16 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 				}
 				continue
 			case *ssa.Call:
-				if b, ok := in.Call.Value.(*ssa.Builtin); !ok || b.Name() != "max" {
-					return nil
+				if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "max" {
+					continue
 				}
-				continue
+				if helperCall == nil {
+					if f := in.Call.StaticCallee(); f != nil && f.Pkg == fr.fn.Pkg {
+						helperCall = f
+						continue
+					}
+				}
+				return nil
 			case *ssa.Go, *ssa.Defer, *ssa.Send, *ssa.Select:
 				return nil
 			default:
@@ -322,10 +331,22 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 		if !(isElem(a0) && sameRef(info, a1, bound) || isElem(a1) && sameRef(info, a0, bound)) {
 			return nil
 		}
+	case *ast.ExprStmt:
+		// p.stepDown(m.Term), whose body is the maximum's statement on
+		// its parameter, the bound a synchronization variable reached
+		// from the receiver.
+		if helperCall == nil || len(stores) > 0 {
+			return nil
+		}
+		c, ok := e.helperMax(fr, helperCall, s.X, elemComp)
+		if !ok {
+			return nil
+		}
+		return e.newBound(fr, st, l, c, st.cur[c], ei)
 	default:
 		return nil
 	}
-	if !pureRef(info, bound) {
+	if helperCall != nil || !pureRef(info, bound) {
 		return nil
 	}
 	// The bound is the tag's first variable (a store or a lifted local
@@ -367,6 +388,155 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 		return nil
 	}
 	return e.newBound(fr, st, l, k, e.term(fr, st, phi), ei)
+}
+
+// helperMax recognises call, the body of a loop over the mailbox, as a call
+// to helper whose body is one statement computing the maximum of a tag
+// component into a synchronization variable:
+//
+//	func (p *Node) stepDown(t int) { if t > p.term { p.term = t } }   // or p.term = max(p.term, t)
+//
+// called as p.stepDown(m.Term) on the process whose variable it is: the
+// argument for t is component c of the range's value (elemComp), and the
+// bound p.term is the synchronization variable c itself, reached from the
+// receiver by the same fields. It returns c.
+func (e *engine) helperMax(fr *frame, helper *ssa.Function, x ast.Expr, elemComp func(ast.Expr) int) (int, bool) {
+	info := e.pass.TypesInfo
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok || call.Ellipsis.IsValid() {
+		return -1, false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	decl, _ := helper.Syntax().(*ast.FuncDecl)
+	if !ok || decl == nil || decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 ||
+		decl.Body == nil || len(decl.Body.List) != 1 || len(call.Args) != helper.Signature.Params().Len() {
+		return -1, false
+	}
+	if s := info.Selections[sel]; s == nil || s.Kind() != types.MethodVal || s.Obj() != helper.Object() {
+		return -1, false
+	}
+	if r := helper.Signature.Recv(); r == nil || !isPointer(r.Type()) {
+		return -1, false // a value receiver assigns a copy
+	}
+	// The caller's receiver is a variable of the loop's function.
+	recvID, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return -1, false
+	}
+	recvObj, _ := info.Uses[recvID].(*types.Var)
+	calleeRecv, _ := info.Defs[decl.Recv.List[0].Names[0]].(*types.Var)
+	if recvObj == nil || calleeRecv == nil {
+		return -1, false
+	}
+	// The parameter that gets a tag component of the message.
+	var param *types.Var
+	comp := -1
+	for i, a := range call.Args {
+		if c := elemComp(a); c >= 0 {
+			if param != nil {
+				return -1, false
+			}
+			param, comp = helper.Signature.Params().At(i), c
+		}
+	}
+	if param == nil {
+		return -1, false
+	}
+	isParam := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && info.Uses[id] == param
+	}
+	// varOf: the synchronization variable that bound is, reached from the
+	// callee's receiver as the variable is from the caller's.
+	varOf := func(bound ast.Expr) int {
+		var fields []*types.Var
+		b := ast.Unparen(bound)
+		for {
+			s, ok := b.(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			sl := info.Selections[s]
+			if sl == nil || sl.Kind() != types.FieldVal || len(sl.Index()) != 1 {
+				return -1
+			}
+			fields = append([]*types.Var{sl.Obj().(*types.Var)}, fields...)
+			b = ast.Unparen(s.X)
+		}
+		id, ok := b.(*ast.Ident)
+		if !ok || info.Uses[id] != calleeRecv || len(fields) == 0 {
+			return -1
+		}
+	vars:
+		for i, v := range e.vars {
+			if v.lifted || v.obj != recvObj || len(v.sv.Fields) != len(fields) {
+				continue
+			}
+			for j := range fields {
+				if v.sv.Fields[j] != fields[j] {
+					continue vars
+				}
+			}
+			return i
+		}
+		return -1
+	}
+	var bound ast.Expr
+	switch s := decl.Body.List[0].(type) {
+	case *ast.IfStmt:
+		if s.Init != nil || s.Else != nil || len(s.Body.List) != 1 {
+			return -1, false
+		}
+		as, ok := s.Body.List[0].(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || !isParam(as.Rhs[0]) {
+			return -1, false
+		}
+		bound = as.Lhs[0]
+		cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+		if !ok {
+			return -1, false
+		}
+		var el, bx ast.Expr
+		switch cond.Op {
+		case token.GTR, token.GEQ:
+			el, bx = cond.X, cond.Y
+		case token.LSS, token.LEQ:
+			el, bx = cond.Y, cond.X
+		default:
+			return -1, false
+		}
+		if !isParam(el) || !sameRef(info, bx, bound) {
+			return -1, false
+		}
+	case *ast.AssignStmt:
+		if s.Tok != token.ASSIGN || len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+			return -1, false
+		}
+		mc, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+		if !ok || len(mc.Args) != 2 {
+			return -1, false
+		}
+		fn, ok := ast.Unparen(mc.Fun).(*ast.Ident)
+		if !ok {
+			return -1, false
+		}
+		if b, ok := info.Uses[fn].(*types.Builtin); !ok || b.Name() != "max" {
+			return -1, false
+		}
+		bound = s.Lhs[0]
+		a0, a1 := mc.Args[0], mc.Args[1]
+		if !(isParam(a0) && sameRef(info, a1, bound) || isParam(a1) && sameRef(info, a0, bound)) {
+			return -1, false
+		}
+	default:
+		return -1, false
+	}
+	// The bound is the synchronization variable of the argument's
+	// component.
+	if c := varOf(bound); c < 0 || c != comp {
+		return -1, false
+	}
+	return comp, true
 }
 
 // newBound names the bound t at the exit of loop l with a term of its
@@ -515,6 +685,11 @@ func (e *engine) assignsPhase(fr *frame, l *natLoop) token.Pos {
 						note(in.Pos())
 					}
 				}
+			case ssa.CallInstruction:
+				// A helper that assigns the tag (p.stepDown(m.Term)).
+				if f := in.Common().StaticCallee(); f != nil && e.sum.writes[originOf(f)] {
+					note(in.Pos())
+				}
 			}
 		}
 	}
@@ -588,5 +763,10 @@ func (e *engine) keepsMailbox(fr *frame, l *natLoop) bool {
 		e.keeps = make(map[*natLoop]bool)
 	}
 	e.keeps[l] = ok
+	return ok
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
 	return ok
 }

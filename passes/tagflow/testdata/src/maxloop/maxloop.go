@@ -477,3 +477,90 @@ func (p *Node) TwoMailboxes() {
 		_ = odd
 	}
 }
+
+// stepDown adopts a later term: called on every stored message, it computes
+// their maximum into the tag.
+func (p *Node) stepDown(t int) {
+	if t > p.term {
+		p.term = t
+	}
+}
+
+// adopt takes the maximum with the builtin.
+func (p *Node) adopt(t int) { p.term = max(p.term, t) }
+
+// nextOnly jumps only to the very next term: not a maximum.
+func (p *Node) nextOnly(t int) {
+	if t == p.term+1 {
+		p.term = t
+	}
+}
+
+// The maximum is computed by a helper called on every element.
+func (p *Node) Helper() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			p.stepDown(m.Term)
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term}
+	}
+}
+
+func (p *Node) HelperMax() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			p.adopt(m.Term)
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term}
+	}
+}
+
+// A helper that jumps only to the next term may leave a later one stored:
+// the loop sets the tag through the call, so ccvet cannot tell.
+func (p *Node) HelperNext() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			p.nextOnly(m.Term)
+		}
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round of the mailbox's RVs \(stored at line 558\) before send: the loop that sets it at line 561 is not recognised as computing their maximum`
+	}
+}

@@ -3,10 +3,6 @@
 // iteration's inlining established about its values must not hold for the
 // new ones (it made ccvet report the guarded step-down as lowering the
 // term, and the Vote send as sent lower than the RequestVote).
-//
-// The condition IV finding at the Vote send is a false positive still: the
-// loop over reqs does compute the maximum, but through the helper, and the
-// jump is recognised only in the loop's own code.
 package reinline
 
 type Step int
@@ -60,6 +56,6 @@ func (p *Node) Run(quorum int) {
 			p.stepDown(m.Term)
 		}
 		p.step = Vote
-		p.out <- p.msg(Vote) // want `condition 4: this send is reached while the mailbox may hold a Msg of a later round`
+		p.out <- p.msg(Vote)
 	}
 }
