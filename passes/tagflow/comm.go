@@ -35,6 +35,9 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	}
 	if debug {
 		fmt.Printf("jumpCheck %v: pending %+v\n  facts %v\n", e.pass.Fset.Position(pos), *p, st.fs)
+		for k, v := range st.taint {
+			fmt.Printf("  taint %s: %+v elem %+v\n", k, *v, v.elem)
+		}
 	}
 	if e.checkedSingleton(st, p.msg) || e.boundSettled(st, p) {
 		st.pending = nil
@@ -65,7 +68,8 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 
 // noteUpdate records, on a pending jump whose reception is over, the first
 // update of an algorithm variable (a store to memory that is not local to
-// the function, at pos): endJumpCheck reports it if the jump never comes.
+// the function, or a call to a function that writes one, at pos; what
+// describes it): endJumpCheck reports it if the jump never comes.
 func (e *engine) noteUpdate(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.Pos, what string) {
 	p := st.pending
 	if p == nil || p.update.IsValid() || !pos.IsValid() {
@@ -75,6 +79,10 @@ func (e *engine) noteUpdate(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.
 		if pb, ok := climb(fr, b, p.fr); ok && p.loop.blocks[pb] {
 			return // still inside the reception
 		}
+	}
+	if e.checkedSingleton(st, p.msg) || e.boundSettled(st, p) {
+		st.pending = nil // the jump came first
+		return
 	}
 	q := *p
 	q.update, q.updateWhat = pos, what
@@ -91,7 +99,7 @@ func (e *engine) noteUpdate(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.
 // that sends or receives first was checked there.
 func (e *engine) endJumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	if p := st.pending; p != nil && p.update.IsValid() {
-		e.jumpCheck(fr, b, st, p.update, "this update of "+p.updateWhat)
+		e.jumpCheck(fr, b, st, p.update, p.updateWhat)
 	}
 }
 
@@ -206,6 +214,12 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		return
 	}
 	name := m.Name(e.pass.Pkg)
+	fromMbox := st.inMailbox(mt)
+	if fromMbox && val != mt {
+		// Data of a message read from a mailbox (r.locked =
+		// prop.Justify): what it is put in holds no message.
+		return
+	}
 	ge, eq, maybeLess := e.tagCompare(st, mt, minfo.ptr, m)
 	if coll != "" {
 		ei := &elemInfo{msg: m, ptr: minfo.ptr, ge: ge && !m.Partial() || eq, plain: plain}
@@ -227,6 +241,13 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 	if debug {
 		fmt.Printf("mailboxStore %v: msg %s term %s ge=%v eq=%v less=%v cur=%v\n  facts %v\n", e.pass.Fset.Position(pos), name, mt, ge, eq, maybeLess, st.cur, st.fs)
 	}
+	if fromMbox {
+		// A message read from a mailbox (props[0]) and put somewhere
+		// else: the process uses what it received, which condition III
+		// checked where the message was stored; the tag may have moved
+		// on since. The new place holds the same messages.
+		return
+	}
 	partial := m.Partial()
 	switch {
 	case partial && eq, !partial && ge:
@@ -245,6 +266,17 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		e.report(Finding{Cond: 3, Pos: pos,
 			Message: fmt.Sprintf("%s stored without checking that its tag is %s (%s): a message of an earlier round can get in", name, want, e.names(len(e.vars)))})
 	}
+}
+
+// inMailbox reports whether message term mt lies in a mailbox: it was
+// loaded from memory where a reception stored messages.
+func (st *pstate) inMailbox(mt term) bool {
+	for k, info := range st.taint {
+		if info.elem != nil && k != mt && within(mt, k) || info.elem != nil && info.elem.plain && k == mt {
+			return true
+		}
+	}
+	return false
 }
 
 // tagCompare says whether the path's facts imply tag(m) >= tag and
@@ -368,6 +400,11 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	callee, bind := e.inlinable(fr, st, common, e.receptionLoop(fr, b) != nil)
 	if callee != nil {
 		return e.inline(fr, b, st, in, callee, bind)
+	}
+	if f := common.StaticCallee(); st.pending != nil && f != nil && f.Pkg == e.fn.Pkg && f.Blocks != nil && e.writesState(originOf(f), nil) {
+		// A function of the package, not followed, that writes memory
+		// other than its locals: an update of the process state.
+		e.noteUpdate(fr, b, st, in.Pos(), "this call to "+f.Name()+", which writes the process state,")
 	}
 	e.opaqueCall(fr, st, in, common)
 	return []*pstate{st}
@@ -620,21 +657,26 @@ func calleeName(c *ssa.CallCommon) string {
 
 // checkedSingleton reports whether the process looked at the mailbox for
 // messages of type msg and found no later round there: every live mailbox
-// of that type holds exactly one message, whose tag the path's facts show
-// is not above the current one (the "if mbox[0].Phase > p.phase { jump }"
-// idiom, on its branch without the jump). There must be at least one such
-// mailbox.
+// of that type holds exactly one message (a collection of length 1, or a
+// single location: prop = m), whose tag the path's facts show is not above
+// the current one (the "if mbox[0].Phase > p.phase { jump }" idiom, on its
+// branch without the jump). There must be at least one such mailbox.
 func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 	found := false
 	for k, info := range st.taint {
 		ei := info.elem
-		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != msg || ei.plain {
+		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != msg {
 			continue
 		}
-		if st.fs.cmp(k+"#len", "c:1") != relEQ {
-			return false
+		// The one message: a single-location mailbox's content, or a
+		// collection's element 0 when it holds exactly one.
+		el := k
+		if !ei.plain {
+			if st.fs.cmp(k+"#len", "c:1") != relEQ {
+				return false
+			}
+			el = k + "*[0]"
 		}
-		el := k + "*[0]"
 		if ei.ptr {
 			el += "*"
 		}
@@ -657,11 +699,12 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 			case relLT:
 				notAbove = true
 				break compare
-			case relEQ:
-				notAbove = true // equal so far: the later components decide
+			case relEQ, relLE:
+				// Equal so far, or at most: the later components
+				// decide (if this one is below, the message is below
+				// whatever they are).
+				notAbove = true
 			default:
-				// Unknown, or only <=: only equality lets the later
-				// components decide.
 				notAbove = false
 				break compare
 			}

@@ -161,7 +161,36 @@ func (e *engine) analyse() {
 		entry.old[i] = entry.cur[i]
 	}
 	entry.cpPos, entry.cpWhat = e.loop.Pos(), "the start of the loop"
+	e.entryPhis(fr, entry)
 	e.run(fr, e.header, []*pstate{entry}, true)
+}
+
+// entryPhis gives the loop header's phis the constants they take when the
+// loop is entered from its one block outside (rejoin := false before the
+// loop, then if rejoin { ... } in its body).
+func (e *engine) entryPhis(fr *frame, st *pstate) {
+	idx := -1
+	for i, p := range e.header.Preds {
+		if e.region[p] {
+			continue
+		}
+		if idx >= 0 {
+			return // entered from several places
+		}
+		idx = i
+	}
+	if idx < 0 {
+		return
+	}
+	for _, instr := range e.header.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if c, ok := phi.Edges[idx].(*ssa.Const); ok && c.Value != nil && isTracked(c.Type()) {
+			st.add(mkFact(e.term(fr, nil, phi), token.EQL, e.term(fr, nil, c)))
+		}
+	}
 }
 
 // preheaderConsts returns, for each synchronization variable kept in

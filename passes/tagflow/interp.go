@@ -84,9 +84,9 @@ type pendingJump struct {
 	// has not been assigned since.
 	witness token.Pos
 	// update is the first update of an algorithm variable after the
-	// reception (what names it): if the iteration ends with the jump
-	// still pending, the process changed its state with a later round's
-	// messages at hand and never jumped to that round.
+	// reception (updateWhat says what it is): if the iteration ends with
+	// the jump still pending, the process changed its state with a later
+	// round's messages at hand and never jumped to that round.
 	update     token.Pos
 	updateWhat string
 }
@@ -797,10 +797,13 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 				}
 			} else if isTracked(in.Type()) {
 				e.elemFacts(st, e.term(fr, st, in))
-			} else if _, info := st.tainted(e.term(fr, st, in)); info != nil && info.elem == nil {
+			} else if k, info := st.tainted(e.term(fr, st, in)); info != nil && info.elem == nil && k+"*" != e.term(fr, st, in) {
 				// A message loaded from a received value in memory (the
 				// field of an envelope kept in a variable): a message. (An
 				// element of a mailbox has its filter's relations instead.)
+				// A variable is marked when some of its fields get data of
+				// a received message: a message built with a received
+				// value (Vote{Value: v.Value}) is not a received message.
 				e.refine(fr, st, in, nil, in.Type())
 			}
 		case token.ARROW:
@@ -852,7 +855,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		}
 	case *ssa.MapUpdate:
 		if !localMap(in.Map, nil) {
-			e.noteUpdate(fr, b, st, in.Pos(), e.describe(in.Map))
+			e.noteUpdate(fr, b, st, in.Pos(), "this update of "+e.describe(in.Map))
 		}
 		m := e.term(fr, st, in.Map)
 		st.fs = st.fs.withoutLoc(m + "#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
@@ -1134,7 +1137,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		_, local = base.(*ssa.Alloc)
 	}
 	if !local {
-		e.noteUpdate(fr, b, st, pos, e.describe(addr))
+		e.noteUpdate(fr, b, st, pos, "this update of "+e.describe(addr))
 	}
 	if !local && e.receptionLoop(fr, b) != nil {
 		// Reported once here; the location is not made a mailbox, so the
@@ -1162,6 +1165,13 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	if base, ok := baseOf(addr); ok && info != nil {
 		if a, ok := base.(*ssa.Alloc); ok && a.Comment == "varargs" && !feedsAppend(a) {
 			return // an argument of a variadic call (log.Printf(..., m.Index)), not a mailbox
+		}
+		if a, ok := base.(*ssa.Alloc); ok && a.Comment == "complit" && addr != ssa.Value(a) && e.ann.MsgOf(derefType(a.Type())) != nil {
+			// A field of a message being built (InstallMsg{Members:
+			// prop.Members}): the new message carries received data, it
+			// does not store the received message.
+			delete(st.mutTaint(), loc)
+			return
 		}
 	}
 	if info != nil {
@@ -1486,6 +1496,40 @@ func join(a, b *pstate) *pstate {
 	for _, f := range b.fs {
 		if in[f] {
 			fs = append(fs, f)
+		}
+	}
+	// The synchronization variables' values may be related differently
+	// in a and b (x < y in one, x == y in the other): keep the weaker
+	// relation both imply (x <= y), relative to every term both mention,
+	// or the join loses what conditions I and II need.
+	sa, sb := a.fs.solve(), b.fs.solve()
+	defer sa.release()
+	defer sb.release()
+	var common []term
+	for _, t := range sa.g.terms {
+		if sb.g.node(t) >= 0 {
+			common = append(common, t)
+		}
+	}
+	have := make(map[fact]bool, len(fs))
+	for _, f := range fs {
+		have[f] = true
+	}
+	for i := range j.cur {
+		for _, x := range [2]term{j.cur[i], j.old[i]} {
+			for _, y := range common {
+				if x == y {
+					continue
+				}
+				r := joinRel(sa.cmp(x, y), sb.cmp(x, y))
+				if r == relNE {
+					continue
+				}
+				if f, ok := relFact(x, r, y); ok && !have[f] {
+					have[f] = true
+					fs = append(fs, f)
+				}
+			}
 		}
 	}
 	j.fs = fs

@@ -15,8 +15,8 @@ import (
 // Condition IV after a loop over the mailbox.
 //
 // A reception may store messages of later rounds; the process must then jump
-// to the latest of them before it sends or receives again, that is, its tag
-// must be at least the tag of every stored message. Leaving a loop that
+// to the latest of them before it sends, receives or updates its state
+// again, that is, its tag must be at least the tag of every stored message. Leaving a loop that
 // merely assigns the tag does not show that: "if v.Round == p.round+1",
 // "if v.Round > p.round && enough" or a break jump to some message, not to
 // the latest. The rule is therefore a recogniser, syntactic but sound, of

@@ -550,7 +550,7 @@ func (s *solver) cmpNodes(ia, ib int32) rel {
 	rab, rba := s.from(ia)[ib], s.from(ib)[ia]
 	ab, sab := rab != unreached, rab == reachedStrict
 	ba, sba := rba != unreached, rba == reachedStrict
-	ne := len(s.g.ne) > 0 && s.g.ne[[2]int32{ia, ib}]
+	ne := len(s.g.ne) > 0 && s.neNodes(ia, ib)
 	switch {
 	case ab && (sab || ne):
 		return relLT
@@ -566,6 +566,24 @@ func (s *solver) cmpNodes(ia, ib int32) rel {
 		return relNE
 	}
 	return relUnknown
+}
+
+// neNodes reports whether the facts say a != b: a != fact between a term
+// equal to a and a term equal to b (m.Term != t2, where t2 is a second
+// load of the variable t1 == t2 that m.Term >= t1 is about).
+func (s *solver) neNodes(ia, ib int32) bool {
+	if s.g.ne[[2]int32{ia, ib}] {
+		return true
+	}
+	eq := func(x, y int32) bool {
+		return x == y || s.from(x)[y] != unreached && s.from(y)[x] != unreached
+	}
+	for p := range s.g.ne {
+		if eq(p[0], ia) && eq(p[1], ib) {
+			return true
+		}
+	}
+	return false
 }
 
 // consistent reports whether fs can all hold at once: no strict edge, no

@@ -175,6 +175,11 @@ func cmpByClosure(fs facts, a, b term, consts bool) rel {
 		}
 	}
 	ab, ba, isNE := le[ia][ib], le[ib][ia], ne[[2]int{ia, ib}]
+	// A != fact between terms equal to a and b.
+	eq := func(x, y int) bool { return x == y || le[x][y] && le[y][x] }
+	for p := range ne {
+		isNE = isNE || eq(p[0], ia) && eq(p[1], ib)
+	}
 	switch {
 	case ab && (lt[ia][ib] || isNE):
 		return relLT

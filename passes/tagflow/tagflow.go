@@ -60,7 +60,7 @@ var ConditionText = [...]string{
 	1: "condition I: the tag never decreases",
 	2: "condition II: a message carries the tag of the round it is sent in",
 	3: "condition III: only messages of the current or a later round are stored, and a reception writes only the mailbox",
-	4: "condition IV: a process that stored a message from a later round jumps to that round before it sends or receives again",
+	4: "condition IV: a process that stored a message from a later round jumps to that round before it sends, receives or updates its state again",
 }
 
 // Roman numerals of the conditions.
@@ -114,7 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 		e2.safeAnalyse()
 	}
 	for _, out := range res.Loops {
-		out.Findings = withhold(echoes(dedupe(out.Findings)))
+		out.Findings = withhold(echoes(oncePerLine(pass.Fset, dedupe(out.Findings))))
 	}
 	return res, nil
 }
@@ -222,6 +222,30 @@ func dedupe(fs []Finding) []Finding {
 		if len(out) > 0 && out[len(out)-1].Pos == f.Pos && out[len(out)-1].Cond == f.Cond && !out[len(out)-1].Unproven {
 			continue
 		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// oncePerLine drops a finding that repeats, word for word, one reported
+// earlier on the same line (prop = m; got = true: both writes store the
+// message, and the user needs to hear of it once).
+func oncePerLine(fset *token.FileSet, fs []Finding) []Finding {
+	type key struct {
+		file string
+		line int
+		cond int
+		msg  string
+	}
+	seen := make(map[key]bool)
+	out := fs[:0]
+	for _, f := range fs {
+		p := fset.Position(f.Pos)
+		k := key{p.Filename, p.Line, f.Cond, f.Message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
 		out = append(out, f)
 	}
 	return out

@@ -7,10 +7,10 @@
 // are its rounds. A replica that hears of a later view joins it: the
 // receptions of StartViewChange, DoViewChange and StartView keep messages
 // of the current view and of later ones, and the replica then jumps to the
-// highest view it received (with a quorum there, for StartViewChange). A
-// later view heard of without a quorum is joined at the start of the next
-// attempt, whose StartViewChange announces it: one view per iteration, and
-// no send after a reception in the same round.
+// highest view it received. A later view heard of in StartViewChange
+// messages without a quorum there is joined at once, and the next attempt
+// moves past it: one view per iteration, and no send after a reception in
+// the same round.
 package vrviewchange
 
 import (
@@ -49,11 +49,6 @@ type Replica struct {
 	// Synchronization variables: the tag (view, step) of ChangeView's loop.
 	view int
 	step Step
-
-	// joining is the highest view heard of in StartViewChange messages
-	// without a quorum there: the next attempt moves to it (VR 4.2, step
-	// 1) rather than to view+1.
-	joining int
 
 	// Algorithm variables (VR's replica state).
 	status       Status
@@ -95,10 +90,9 @@ func (r *Replica) primaryOf(view int) int { return view % r.n }
 func (r *Replica) ChangeView(ctx context.Context) bool {
 	//sync:tag r.view,r.step
 	for attempt := 0; attempt < r.maxAttempts && ctx.Err() == nil; attempt++ {
-		// Round StartViewChange (VR 4.2, step 1): advance the view, to
-		// the later one heard of if any, and tell the other replicas.
+		// Round StartViewChange (VR 4.2, step 1): advance the view and
+		// tell the other replicas.
 		r.view++
-		r.view = max(r.view, r.joining)
 		r.step = StartViewChange
 		r.status = ViewChanging
 		svc := r.newStartViewChange()
@@ -122,9 +116,9 @@ func (r *Replica) ChangeView(ctx context.Context) bool {
 		}
 		// A replica that hears of a later view joins its view change
 		// (step 1: "or receives a STARTVIEWCHANGE ... with a view-number
-		// bigger than its own"). If f replicas are already in the latest
-		// view heard of, it jumps to that view now; otherwise it remembers
-		// the view, and the next attempt moves to it and announces it.
+		// bigger than its own"): it jumps to the latest view heard of
+		// before it does anything else. If f replicas are there, it goes
+		// on in that view; otherwise the next attempt moves past it.
 		top := r.view
 		for _, m := range svcs {
 			if m.View > top {
@@ -132,8 +126,8 @@ func (r *Replica) ChangeView(ctx context.Context) bool {
 			}
 		}
 		if count(svcs, top) < r.f {
-			r.joining = top
-			continue // no quorum: try the next view, or the later one
+			r.view = max(r.view, top)
+			continue // no quorum: try the next view
 		}
 		r.view = max(r.view, top)
 

@@ -77,3 +77,68 @@ func (p *Proc) viaLocal() {
 		p.est = props[0].Est
 	}
 }
+
+// AnyEnvelope carries any message.
+type AnyEnvelope struct {
+	From int
+	Msg  any
+}
+
+// relay builds a message of its own with a value received, and sends it
+// in an envelope: building it is not storing a received message.
+func (p *Proc) relay(out chan AnyEnvelope) {
+	//sync:tag p.r,p.step
+	for {
+		p.r++
+		p.step = Estimate
+		var ests []Msg
+		for len(ests) == 0 {
+			e := <-p.in
+			if e.Msg.Round != p.r || e.Msg.Step != p.step {
+				continue
+			}
+			ests = append(ests, e.Msg)
+		}
+		v := 0
+		for _, m := range ests {
+			if m.Est > v {
+				v = m.Est
+			}
+		}
+		p.step = Propose
+		out <- AnyEnvelope{From: 1, Msg: Msg{Round: p.r, Step: p.step, Est: v}}
+	}
+}
+
+// relayStale sends its own message with the round from before its jump: a
+// condition II violation, and only that (the message is built, not
+// received, though it carries a received value).
+func (p *Proc) relayStale(out chan AnyEnvelope) {
+	//sync:tag p.r,p.step
+	for {
+		p.r++
+		p.step = Estimate
+		r := p.r
+		var ests []Msg
+		for len(ests) == 0 {
+			e := <-p.in
+			if e.Msg.Round < p.r || e.Msg.Step != p.step {
+				continue
+			}
+			ests = append(ests, e.Msg)
+		}
+		v := 0
+		for _, m := range ests {
+			if m.Round > p.r {
+				p.r = m.Round
+			}
+		}
+		for _, m := range ests {
+			if m.Est > v {
+				v = m.Est
+			}
+		}
+		p.step = Propose
+		out <- AnyEnvelope{From: 1, Msg: Msg{Round: r, Step: p.step, Est: v}} // want `condition 2: Msg sent with Round from before p.r was set`
+	}
+}

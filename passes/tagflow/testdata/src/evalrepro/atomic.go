@@ -81,7 +81,7 @@ func (r *R) NoJump() {
 		if m.Term < r.getTerm() {
 			continue
 		}
-		r.out <- &Req{Term: m.Term} // want `condition 2: Req sent with Term different from the current r\.term` `condition 4: this send is reached while the mailbox may hold a Req of a later round \(stored at line 84\) and the tag has not jumped to it`
+		r.out <- &Req{Term: m.Term} // want `condition 2: Req sent with Term different from the current r\.term`
 	}
 }
 

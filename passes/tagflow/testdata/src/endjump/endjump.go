@@ -1,0 +1,113 @@
+// Package endjump checks condition IV where the iteration ends: a process
+// that stored a message of a later round, changed its state and never
+// jumped to that round.
+package endjump
+
+type Step int
+
+const (
+	RequestVote Step = iota
+	Vote
+)
+
+//sync:msg Term,Step
+type Msg struct {
+	Term int
+	Step Step
+	From int
+}
+
+type Node struct {
+	term, id int
+	step     Step
+	leader   bool
+	log      map[int]int
+	in       chan Msg
+	out      chan Msg
+}
+
+// A candidate counts votes of later terms and becomes leader.
+func (p *Node) CountFuture(quorum int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = Vote
+		p.out <- Msg{Term: p.term, Step: Vote, From: p.id}
+		votes := map[int]bool{}
+		for len(votes) < quorum {
+			m := <-p.in
+			if m.Step != Vote || m.Term < p.term {
+				continue
+			}
+			votes[m.From] = true
+		}
+		p.leader = true // want `condition 4: this update of p.leader is reached while the mailbox may hold a Msg of a later round \(stored at line 42\) and the tag has not jumped to it`
+	}
+}
+
+// Later votes are stored, then dropped with the mailbox: nothing was done
+// with them, as if they had been lost.
+func (p *Node) Dropped(quorum int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = Vote
+		p.out <- Msg{Term: p.term, Step: Vote, From: p.id}
+		var votes []Msg
+		for len(votes) < quorum {
+			m := <-p.in
+			if m.Step != Vote || m.Term < p.term {
+				continue
+			}
+			votes = append(votes, m)
+		}
+	}
+}
+
+// The state is updated before the jump, which comes before the next send.
+func (p *Node) UpdateThenJump(quorum int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = Vote
+		p.out <- Msg{Term: p.term, Step: Vote, From: p.id}
+		var votes []Msg
+		for len(votes) < quorum {
+			m := <-p.in
+			if m.Step != Vote || m.Term < p.term {
+				continue
+			}
+			votes = append(votes, m)
+		}
+		p.leader = false
+		for _, m := range votes {
+			if m.Term > p.term {
+				p.term = m.Term
+			}
+		}
+		p.out <- Msg{Term: p.term, Step: Vote, From: p.id}
+	}
+}
+
+func (p *Node) record(k int) { p.log[k] = p.term }
+
+// The update is in a helper.
+func (p *Node) HelperUpdate(quorum int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = Vote
+		p.out <- Msg{Term: p.term, Step: Vote, From: p.id}
+		var votes []Msg
+		for len(votes) < quorum {
+			m := <-p.in
+			if m.Step != Vote || m.Term < p.term {
+				continue
+			}
+			votes = append(votes, m)
+		}
+		if len(votes) > 0 {
+			p.record(votes[0].From) // want `condition 4: this call to record, which writes the process state, is reached while the mailbox may hold a Msg of a later round \(stored at line 107\) and the tag has not jumped to it`
+		}
+	}
+}
