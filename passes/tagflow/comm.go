@@ -119,6 +119,15 @@ func (e *engine) sendCheck(fr *frame, st *pstate, val ssa.Value, pos token.Pos) 
 			val = mi.X
 			continue
 		}
+		if _, ok := val.(*ssa.Parameter); ok && e.ann.MsgOf(val.Type()) == nil {
+			// A send helper's parameter of an interface type
+			// (sendTo(q int, m Message)): the message is what the
+			// caller passed.
+			if v, cfr := callerValue(fr, val); v != val {
+				val, fr = v, cfr
+				continue
+			}
+		}
 		break
 	}
 	m := e.ann.MsgOf(val.Type())
@@ -520,7 +529,7 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 
 func (e *engine) inline(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call, callee *ssa.Function, bind map[ssa.Value]term) []*pstate {
 	sub := &frame{fn: callee, ctx: fr.ctx + "." + strconv.Itoa(e.id(in)), bind: bind, depth: fr.depth + 1, loops: naturalLoops(callee),
-		parent: fr, callBlock: b}
+		parent: fr, callBlock: b, call: in}
 	sub.recvFr, sub.recvLoop = e.recvOwner(fr, b)
 	// Names of this call site's frame may survive from an earlier call
 	// (in a loop): they denote other values now.

@@ -54,6 +54,10 @@ type engine struct {
 	live map[*ssa.Function]liveness
 	// writesMem caches writesState.
 	writesMem map[*ssa.Function]bool
+	// inside caches exitInside.
+	inside map[*ssa.BasicBlock]bool
+	// asserted are the types of comma-ok type assertions, numbered.
+	asserted []types.Type
 	// pdoms caches the post-dominators of reception loops' iterations.
 	pdoms map[pdomKey]map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
 }
@@ -97,6 +101,7 @@ type frame struct {
 	// inlined this one (nil for the loop's function).
 	parent    *frame
 	callBlock *ssa.BasicBlock
+	call      *ssa.Call
 	// recvFr and recvLoop are the reception loop the call was made in,
 	// if any: the callee's code is inside that reception.
 	recvFr   *frame
@@ -498,6 +503,17 @@ func (e *engine) collectWriteIdents() {
 	})
 }
 
+// typeID numbers the types asserted in the loop, identical types alike.
+func (e *engine) typeID(t types.Type) int {
+	for i, u := range e.asserted {
+		if types.Identical(t, u) {
+			return i
+		}
+	}
+	e.asserted = append(e.asserted, t)
+	return len(e.asserted) - 1
+}
+
 func (e *engine) id(v ssa.Value) int {
 	if i, ok := e.ids[v]; ok {
 		return i
@@ -568,7 +584,10 @@ func (e *engine) term(fr *frame, st *pstate, v ssa.Value) term {
 		if !v.CommaOk {
 			return e.term(fr, st, v.X)
 		}
-		return term(string(e.term(fr, st, v.X)) + "#ok")
+		// The assertion's type is part of the name: the cases of a type
+		// switch assert different types of the same value, and a failed
+		// first case says nothing of the second.
+		return term(string(e.term(fr, st, v.X)) + "#ok" + strconv.Itoa(e.typeID(v.AssertedType)))
 	case *ssa.Extract:
 		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 {
 			return e.term(fr, st, ta.X)

@@ -619,7 +619,7 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 			e.endJumpCheck(fr, b, st)
 			st.pending = nil // the mailbox of this iteration is gone
 			st.dropBounds()
-		} else if !e.region[succ] {
+		} else if !e.region[succ] && !e.exitInside(succ) {
 			e.endJumpCheck(fr, b, st)
 			e.monoCheck(st, e.loop.Pos(), "the loop exit")
 			return
@@ -684,6 +684,33 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		}
 	}
 	push(succ, st)
+}
+
+// exitInside reports whether block b, outside the loop's natural loop, is
+// code of the loop's body that leaves it (if leader { send; return }): its
+// statements are inside the for statement, and are checked as the body's.
+func (e *engine) exitInside(b *ssa.BasicBlock) bool {
+	if v, ok := e.inside[b]; ok {
+		return v
+	}
+	lo, hi := e.loop.Stmt.Pos(), e.loop.Stmt.End()
+	in := false
+	for _, instr := range b.Instrs {
+		p := instr.Pos()
+		if _, ok := instr.(*ssa.Phi); ok || !p.IsValid() {
+			continue
+		}
+		if p < lo || p >= hi {
+			in = false
+			break
+		}
+		in = true
+	}
+	if e.inside == nil {
+		e.inside = make(map[*ssa.BasicBlock]bool)
+	}
+	e.inside[b] = in
+	return in
 }
 
 // cp records a communication point: the tag there becomes the reference
@@ -854,12 +881,16 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			st.add(mkFact(e.term(fr, st, v)+"#len", token.EQL, term("c:0")))
 		}
 	case *ssa.MapUpdate:
-		if !localMap(in.Map, nil) {
+		// A map handed to a helper (p.onPrepare(prepares, m)) is the
+		// caller's.
+		mv, mfr := callerValue(fr, in.Map)
+		local := localMap(mv, nil)
+		if !local {
 			e.noteUpdate(fr, b, st, in.Pos(), "this update of "+e.describe(in.Map))
 		}
 		m := e.term(fr, st, in.Map)
 		st.fs = st.fs.withoutLoc(m + "#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
-		if !localMap(in.Map, nil) && e.receptionLoop(fr, b) != nil {
+		if !local && e.receptionLoop(fr, b) != nil {
 			// Like a store through a pointer: a map of the process state
 			// written inside a reception is not a mailbox.
 			e.report(Finding{Cond: 3, Pos: in.Pos(), Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(in.Map))})
@@ -869,7 +900,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		if _, info := st.tainted(vt); info == nil {
 			// A mailbox that keeps the sender or a flag (prepares[m.From]
 			// = true) stores the message all the same.
-			if _, l := e.recvOwner(fr, b); l != nil && declaredOutside(in.Map, l, nil) {
+			if owner, l := e.recvOwner(fr, b); l != nil && (mfr == owner && declaredOutside(mv, l, nil) || mfr != owner && declaredOutside(in.Map, l, nil)) {
 				e.recvWrite(fr, b, st, in.Pos(), in.Key, in.Value)
 			}
 		}
@@ -1608,6 +1639,28 @@ func (e *engine) sameAcrossCall(fr *frame, st *pstate, ov *annotations.SyncVar, 
 // make or a map literal, possibly kept in a local variable or merged by
 // phis. A map loaded from a field, a parameter, a global or returned by a
 // call may be shared with the process state.
+// callerValue follows v, a parameter of fr's function, to the argument
+// of the call that inlined fr, as far up as it goes; it returns the value
+// and the frame whose function computes it.
+func callerValue(fr *frame, v ssa.Value) (ssa.Value, *frame) {
+	for fr != nil && fr.call != nil && fr.parent != nil {
+		p, ok := v.(*ssa.Parameter)
+		if !ok {
+			break
+		}
+		args := fr.call.Call.Args
+		if len(args) != len(fr.fn.Params) {
+			break // a method value or a closure: arguments shifted
+		}
+		i := slices.Index(fr.fn.Params, p)
+		if i < 0 {
+			break
+		}
+		v, fr = args[i], fr.parent
+	}
+	return v, fr
+}
+
 func localMap(v ssa.Value, seen map[ssa.Value]bool) bool {
 	if seen[v] {
 		return true
@@ -1620,6 +1673,37 @@ func localMap(v ssa.Value, seen map[ssa.Value]bool) bool {
 	case *ssa.UnOp:
 		if v.Op != token.MUL {
 			return false
+		}
+		if fa, ok := v.X.(*ssa.FieldAddr); ok {
+			// A map in a field of a local struct (bs := &state{votes:
+			// map...}; bs.votes[from] = m): every map stored in that
+			// field of that variable is local.
+			a, ok := fa.X.(*ssa.Alloc)
+			if !ok || a.Referrers() == nil {
+				return false
+			}
+			if seen == nil {
+				seen = make(map[ssa.Value]bool)
+			}
+			seen[v] = true
+			for _, r := range *a.Referrers() {
+				g, ok := r.(*ssa.FieldAddr)
+				if !ok {
+					if _, isStore := r.(*ssa.Store); isStore {
+						return false // the whole struct is assigned
+					}
+					continue
+				}
+				if g.Field != fa.Field || g.Referrers() == nil {
+					continue
+				}
+				for _, rr := range *g.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == g && !localMap(st.Val, seen) {
+						return false
+					}
+				}
+			}
+			return true
 		}
 		a, ok := v.X.(*ssa.Alloc)
 		if !ok || a.Referrers() == nil {

@@ -25,11 +25,11 @@ import (
 //	for _, m := range mbox { if m.T > x { x = m.T } }   // or x < m.T, m.T >= x, x <= m.T
 //	for _, m := range mbox { x = max(x, m.T) }
 //
-// where mbox is the mailbox variable itself (not a slice of it), m the
-// range's value, m.T the field of one component k of the message's mapping,
-// and x either the synchronization variable k or a local. The body is that
-// one statement and nothing else: no other condition, no break, no call but
-// the max builtin. Each iteration leaves x >= m.T and x never decreases, so
+// where mbox is the mailbox variable itself or a field of one (not a slice
+// of it), m the range's value, m.T the field of one component k of the
+// message's mapping, and x either the synchronization variable k or a
+// local. The body is that one statement and nothing else: no other
+// condition, no break, no call but the max builtin. Each iteration leaves x >= m.T and x never decreases, so
 // after the loop x bounds component k of every element; a guard of any
 // other shape may skip the largest element and is not accepted. A fully
 // semantic check (an inductive invariant proved from the path facts at the
@@ -139,8 +139,8 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	if rs == nil || rs.Tok != token.DEFINE || len(rs.Body.List) != 1 {
 		return nil
 	}
-	if _, ok := ast.Unparen(rs.X).(*ast.Ident); !ok {
-		return nil // a part of the mailbox
+	if !pureRef(info, rs.X) {
+		return nil // a part of the mailbox (mbox[1:]), or a call's result
 	}
 	val, ok := rs.Value.(*ast.Ident)
 	if !ok || val.Name == "_" {

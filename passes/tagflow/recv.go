@@ -259,7 +259,7 @@ func (e *engine) recvWrite(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	// comma-ok tuple).
 	var mt term
 	for k, info := range st.taint {
-		if info.msg != nil && info.elem == nil && e.withinRecv(st, k) && !strings.HasSuffix(string(k), "#ok") &&
+		if info.msg != nil && info.elem == nil && e.withinRecv(st, k) && !isCommaOk(k) &&
 			(mt == "" || len(k) < len(mt) || len(k) == len(mt) && k < mt) {
 			mt = k
 		}
@@ -365,6 +365,11 @@ func declaredOutside(v ssa.Value, l *natLoop, seen map[ssa.Value]bool) bool {
 		if v.Op == token.MUL {
 			if a, ok := v.X.(*ssa.Alloc); ok {
 				return !l.blocks[a.Block()]
+			}
+			if fa, ok := v.X.(*ssa.FieldAddr); ok {
+				if a, ok := fa.X.(*ssa.Alloc); ok {
+					return !l.blocks[a.Block()] // a field of a local struct
+				}
 			}
 		}
 	case *ssa.Phi:
@@ -503,4 +508,20 @@ func (e *engine) writesState(fn *ssa.Function, visiting map[*ssa.Function]bool) 
 	}
 	e.writesMem[fn] = w
 	return w
+}
+
+// isCommaOk reports whether t is the tuple of a comma-ok type assertion
+// ("0/v5#ok3").
+func isCommaOk(t term) bool {
+	s := string(t)
+	i := strings.LastIndex(s, "#ok")
+	if i < 0 {
+		return false
+	}
+	for _, c := range s[i+3:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -49,3 +49,38 @@ func (p *Proc) wrongStep() {
 		p.broadcast(Msg{Round: p.round, Step: Echo})
 	}
 }
+
+// AnyProc sends through a helper whose parameter is an interface.
+type AnyProc struct {
+	round int
+	step  Step
+	out   []chan<- any
+}
+
+func (p *AnyProc) sendTo(q int, m any) { p.out[q] <- m } // want `condition 2: Msg sent with Round from before p.round was set at line 82`
+
+func (p *AnyProc) correct() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = Echo
+		p.sendTo(0, Msg{Round: p.round, Step: p.step})
+	}
+}
+
+// The message is built before the jump and sent after it.
+func (p *AnyProc) builtBeforeJump(in chan Msg) {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = Echo
+		m := <-in
+		if m.Round < p.round || m.Step != Echo {
+			continue
+		}
+		ack := Msg{Round: p.round, Step: Ready}
+		p.round = m.Round
+		p.step = Ready
+		p.sendTo(0, ack)
+	}
+}
