@@ -356,6 +356,7 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	st.redefine(own)
 	delete(st.mutAlias(), own)
 	if bi, ok := common.Value.(*ssa.Builtin); ok {
+		e.builtinMarks(fr, b, st, in, bi.Name())
 		e.builtin(fr, st, in, bi)
 		return []*pstate{st}
 	}
@@ -415,6 +416,7 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 		// other than its locals: an update of the process state.
 		e.noteUpdate(fr, b, st, in.Pos(), "this call to "+f.Name()+", which writes the process state,")
 	}
+	e.callMarks(fr, st, common)
 	e.opaqueCall(fr, st, in, common)
 	return []*pstate{st}
 }
@@ -613,6 +615,7 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 		st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", in.Pos(), i))
 		st.set[i], st.lowAt = in.Pos(), token.NoPos
 	}
+	st.unmarkDirty()
 	e.report(Finding{Cond: 1, Pos: in.Pos(), Unproven: true,
 		Message: fmt.Sprintf("the call to %s may change %s and ccvet cannot follow it%s", may, e.names(len(e.vars)), why)})
 }

@@ -58,6 +58,10 @@ type pstate struct {
 	// recv is the most recent receive of the path inside the current
 	// reception loop's iteration (never modified: replaced).
 	recv *recvState
+	// mbox are the locations of the process state emptied on the path
+	// that may be written as mailboxes (fieldmbox.go; never modified:
+	// replaced).
+	mbox mboxMarks
 }
 
 type taintInfo struct {
@@ -240,6 +244,7 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 	if st.widened {
 		b.WriteString("|W")
 	}
+	st.writeMarks(b)
 }
 
 // add adds f to the facts (st.fs = st.fs.with(f), without copying the
@@ -270,6 +275,8 @@ func (st *pstate) addFact(a term, op token.Token, b term) bool {
 // ones dropped.
 func (st *pstate) redefine(base string) {
 	primed := base + "'"
+	// A location below a value computed again is not the one marked.
+	st.unmarkWhere(func(m term, _ bool) bool { b := m.base(); return b == base || b == primed })
 	// Whether the state mentions base or primed, in one pass.
 	is := func(t term) bool {
 		b := t.base()
@@ -890,11 +897,20 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		}
 		m := e.term(fr, st, in.Map)
 		st.fs = st.fs.withoutLoc(m + "#len").with(mkFact(term("c:0"), token.LSS, m+"#len"))
-		if !local && e.receptionLoop(fr, b) != nil {
-			// Like a store through a pointer: a map of the process state
-			// written inside a reception is not a mailbox.
-			e.report(Finding{Cond: 3, Pos: in.Pos(), Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(in.Map))})
-			return []*pstate{st}
+		if !local {
+			if e.receptionLoop(fr, b) == nil {
+				st.unmark(m)
+			} else if mk, ok := e.mapMbox(fr, b, st, in.Map); ok {
+				// A mailbox of the process state, emptied in this round
+				// (fieldmbox.go): written as a local mailbox is.
+				st.dirty(mk)
+			} else {
+				// Like a store through a pointer: a map of the process
+				// state written inside a reception is not a mailbox.
+				st.unmark(m)
+				e.report(Finding{Cond: 3, Pos: in.Pos(), Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(in.Map))})
+				return []*pstate{st}
+			}
 		}
 		vt := e.term(fr, st, in.Value)
 		if _, info := st.tainted(vt); info == nil {
@@ -1085,6 +1101,7 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	}
 	st.cur[i] = t
 	st.set[i] = pos
+	st.unmarkDirty() // the messages of the mailboxes were received at the previous tag
 	// Where the tag went below the reference, if it is below now.
 	if j, r := e.tagCmp(st); r != relLT {
 		st.lowAt = token.NoPos
@@ -1167,14 +1184,38 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	if base, ok := baseOf(addr); ok {
 		_, local = base.(*ssa.Alloc)
 	}
-	if !local {
+	if !local && !(val != nil && isCollection(typ) && emptyValue(val)) {
+		// (Emptying a mailbox of the process state for the next round is
+		// not an update.)
 		e.noteUpdate(fr, b, st, pos, "this update of "+e.describe(addr))
 	}
 	if !local && e.receptionLoop(fr, b) != nil {
-		// Reported once here; the location is not made a mailbox, so the
-		// violation does not echo wherever the value is used later.
-		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(addr))})
+		m, ok := e.fieldMbox(fr, b, st, addr, val, loc)
+		if !ok {
+			// Reported once here; the location is not made a mailbox, so
+			// the violation does not echo wherever the value is used
+			// later.
+			st.unmark(loc)
+			e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is written inside the reception loop, which may write only the mailbox", e.describe(addr))})
+			return
+		}
+		// A mailbox of the process state, emptied in this round
+		// (fieldmbox.go): written as a local mailbox is.
+		st.dirty(m)
+		if info == nil {
+			e.recvWrite(fr, b, st, pos, append(indexesOf(addr), val)...)
+			return
+		}
+		st.mutTaint()[loc] = info
+		coll, plain := loc, true
+		if ia, ok := addr.(*ssa.IndexAddr); ok {
+			coll, plain = e.term(fr, st, ia.X), false
+		}
+		e.mailboxStore(fr, b, st, vt, pos, coll, plain)
 		return
+	}
+	if !local {
+		e.storeOutside(st, addr, val, loc, info)
 	}
 	if info == nil && local {
 		if base, ok := baseOf(addr); ok {
@@ -1223,6 +1264,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 			if k, ok := lastFieldKey(v.sv); ok && e.sum.escaped[k] && types.Identical(derefType(addr.Type()), v.sv.Type) {
 				st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", pos, i))
 				st.set[i], st.lowAt = pos, token.NoPos
+				st.unmarkDirty()
 				e.report(Finding{Cond: 1, Pos: pos, Unproven: true, Message: fmt.Sprintf("this store through a pointer may write %s, whose address is taken elsewhere", v.sv.Name)})
 			}
 		}
@@ -1486,6 +1528,7 @@ func (st *pstate) forgetFrame(ctx string) {
 			delete(st.mutTaint(), k)
 		}
 	}
+	st.unmarkWhere(func(m term, _ bool) bool { return in(m) })
 	for k, c := range st.conds {
 		if in(k) || in(c.a) || in(c.b) {
 			delete(st.mutConds(), k)

@@ -163,7 +163,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			return true // the message last received: its tag is checked where a write stores it
 		}
 		if stateBases[t.base()] && string(t) != t.base() {
-			if _, info := st.tainted(t); info == nil {
+			if _, info := st.tainted(t); info == nil && !st.marked(t) {
 				return false
 			}
 		}

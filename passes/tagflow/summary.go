@@ -41,6 +41,8 @@ type summaries struct {
 	dynWriters map[string][]*types.Signature
 	// valueWriters are the signatures of writers used as function values.
 	valueWriters []*types.Signature
+	// all are the functions of the package.
+	all []*ssa.Function
 }
 
 func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[ast.Node]*ssa.Function) *summaries {
@@ -75,6 +77,7 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 	for _, f := range funcs {
 		all = append(all, f)
 	}
+	s.all = all
 	for _, f := range all {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {

@@ -226,8 +226,10 @@ type Proc struct {
 }
 
 func (p *Proc) onDecision(m Decision) {
-	// Called from the receptions of viaMethod and of viaDispatcher: each reports.
-	p.decision = append(p.decision, m) // want `condition 3: p.decision is written inside the reception loop` `condition 3: p.decision is written inside the reception loop` `condition 3: Decision stored without checking that its tag is >= \(p.tx,p.step\)` `condition 3: Decision stored without checking that its tag is >= \(p.tx,p.step\)`
+	// Called from the receptions of viaMethod and of viaDispatcher: each
+	// reports. p.decision is emptied at the start of each round, a mailbox
+	// (fieldmbox), but the Decision it keeps is not checked.
+	p.decision = append(p.decision, m) // want `condition 3: Decision stored without checking that its tag is >= \(p.tx,p.step\)` `condition 3: Decision stored without checking that its tag is >= \(p.tx,p.step\)`
 }
 
 func (p *Proc) handle(raw any) {
@@ -271,11 +273,11 @@ func (p *Proc) onDecisionChecked(m Decision) {
 	if m.Tx != p.tx {
 		return
 	}
-	p.decision = append(p.decision, m) // want `condition 3: p.decision is written inside the reception loop`
+	p.decision = append(p.decision, m)
 }
 
-// viaCheckedMethod's handler checks the tag: only the write of a field of
-// the process, which is not a mailbox, is reported.
+// viaCheckedMethod's handler checks the tag, and p.decision, emptied at the
+// start of the round, is a mailbox (fieldmbox): nothing to report.
 func (p *Proc) viaCheckedMethod() {
 	//sync:tag p.tx,p.step
 	for {
