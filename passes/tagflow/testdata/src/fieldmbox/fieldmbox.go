@@ -178,13 +178,23 @@ func (p *Proc) onDecision(m Decision) {
 	p.decision = append(p.decision, m)
 }
 
-func (p *Proc) handle(raw any) {
-	switch m := raw.(type) {
-	case Vote:
+// The dispatchers assert one type each: the engine takes the outcomes of
+// two assertions of the same value as one, so that a type switch's second
+// case would not be followed.
+func (p *Proc) handleVote(raw any) {
+	if m, ok := raw.(Vote); ok {
 		p.onVote(m)
-	case Decision:
+	}
+}
+
+func (p *Proc) handleDecision(raw any) {
+	if m, ok := raw.(Decision); ok {
 		p.onDecision(m)
 	}
+}
+
+func (p *Proc) onAnyDecision(m Decision) {
+	p.decision = append(p.decision, m) // want `condition 3: Decision stored without checking that its tag is >= \(p.tx,p.step\)`
 }
 
 // startVotes changes the round and empties its mailboxes: a handler of the
@@ -203,12 +213,29 @@ func (p *Proc) Handlers() {
 	for {
 		p.startVotes()
 		for len(p.yes) < p.n {
-			p.handle(<-p.in)
+			p.handleVote(<-p.in)
 		}
 		p.step = Decide
 		p.decision = nil
 		for len(p.decision) == 0 {
-			p.handle(<-p.in)
+			p.handleDecision(<-p.in)
+		}
+		p.outcomes = append(p.outcomes, p.decision[0].Commit)
+	}
+}
+
+// AnyHandler's handler keeps Decisions of any transaction in the field
+// mailbox.
+func (p *Proc) AnyHandler() {
+	//sync:tag p.tx,p.step
+	for {
+		p.tx++
+		p.step = Decide
+		p.decision = nil
+		for len(p.decision) == 0 {
+			if m, ok := (<-p.in).(Decision); ok {
+				p.onAnyDecision(m)
+			}
 		}
 		p.outcomes = append(p.outcomes, p.decision[0].Commit)
 	}
