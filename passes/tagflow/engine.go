@@ -58,6 +58,8 @@ type engine struct {
 	inside map[*ssa.BasicBlock]bool
 	// asserted are the types of comma-ok type assertions, numbered.
 	asserted []types.Type
+	// dynWrites caches dynWritesState.
+	dynWrites map[string]bool
 	// pdoms caches the post-dominators of reception loops' iterations.
 	pdoms map[pdomKey]map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
 }

@@ -492,22 +492,8 @@ func (e *engine) mayWriteState(c *ssa.CallCommon) bool {
 		if callee.Pkg == e.fn.Pkg && callee.Blocks != nil && e.writesState(callee, nil) {
 			return true
 		}
-	} else if _, builtin := c.Value.(*ssa.Builtin); !builtin {
-		sig := c.Signature()
-		strip := func(s *types.Signature) *types.Signature {
-			return types.NewSignatureType(nil, nil, nil, s.Params(), s.Results(), s.Variadic())
-		}
-		for _, f := range e.sum.all {
-			if f.Blocks == nil {
-				continue
-			}
-			if c.IsInvoke() && (f.Signature.Recv() == nil || f.Name() != c.Method.Name()) {
-				continue
-			}
-			if sameUpToTypeParams(strip(f.Signature), strip(sig), 0) && e.writesState(f, nil) {
-				return true
-			}
-		}
+	} else if _, builtin := c.Value.(*ssa.Builtin); !builtin && e.dynWritesState(c) {
+		return true
 	}
 	for _, a := range c.Args {
 		var f *ssa.Function
@@ -522,4 +508,40 @@ func (e *engine) mayWriteState(c *ssa.CallCommon) bool {
 		}
 	}
 	return false
+}
+
+// dynWritesState reports whether a dynamic call may reach a function of
+// the package that writes the process state: a method of that name and
+// signature (an interface call), or a function of that signature (a call
+// of a function value).
+func (e *engine) dynWritesState(c *ssa.CallCommon) bool {
+	strip := func(s *types.Signature) *types.Signature {
+		return types.NewSignatureType(nil, nil, nil, s.Params(), s.Results(), s.Variadic())
+	}
+	sig := strip(c.Signature())
+	key := types.TypeString(sig, nil)
+	if c.IsInvoke() {
+		key = c.Method.Name() + key
+	}
+	if w, ok := e.dynWrites[key]; ok {
+		return w
+	}
+	w := false
+	for _, f := range e.sum.all {
+		if f.Blocks == nil {
+			continue
+		}
+		if c.IsInvoke() && (f.Signature.Recv() == nil || f.Name() != c.Method.Name()) {
+			continue
+		}
+		if sameUpToTypeParams(strip(f.Signature), sig, 0) && e.writesState(f, nil) {
+			w = true
+			break
+		}
+	}
+	if e.dynWrites == nil {
+		e.dynWrites = make(map[string]bool)
+	}
+	e.dynWrites[key] = w
+	return w
 }

@@ -48,6 +48,7 @@ type Proc struct {
 	outcomes []bool
 	log      []string
 	ready    func(int) bool
+	hook     func(string)
 }
 
 // SliceNil empties the slice with nil: the reproducer of the false
@@ -465,5 +466,24 @@ func (p *Proc) StaleCount() {
 			}
 		}
 		p.outcomes = append(p.outcomes, n > 0)
+	}
+}
+
+// Hook calls a function value of the type of note, which writes the
+// process state, between the emptying and the reception.
+func (p *Proc) Hook() {
+	//sync:tag p.tx,p.step
+	for {
+		p.tx++
+		p.step = Decide
+		p.decision = nil
+		p.hook("decide")
+		for len(p.decision) == 0 {
+			raw := <-p.in
+			if m, ok := raw.(Decision); ok && m.Tx == p.tx {
+				p.decision = append(p.decision, m) // want `condition 3: p.decision is written inside the reception loop, which may write only the mailbox`
+			}
+		}
+		p.outcomes = append(p.outcomes, p.decision[0].Commit)
 	}
 }
