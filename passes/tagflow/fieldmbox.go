@@ -44,7 +44,23 @@ import (
 // the writes checked here; what matters is the tag at which the messages
 // were stored. (A reception of the same round may add to the mailbox, as a
 // second reception loop after a timeout does; one of another round first
-// changes the tag.)
+// changes the tag.) Functions annotated //sync:send or //sync:recv are
+// communication points, not followed: they are taken not to write the
+// process state. Like the synchronization variables, a location is named
+// by its path from the process: a write through another pointer to the
+// same struct is not seen.
+//
+// An emptying in a function that the code before the reception calls (a
+// handler of the round change, p.startRound(), followed because it sets
+// the tag) marks the location as one in place does. An emptying inside a
+// reception never marks: the reception may write only the mailbox, and a
+// handler that changes the round there (p.round = m.Round; p.votes =
+// nil) is already reported for setting the tag inside the reception; the
+// jump belongs after the reception, where the emptying then counts.
+//
+// What the facts say of a marked location (its length is 0 once emptied)
+// is kept from block to block, as for a tainted one (project): the writes
+// that could change it are the ones that remove the mark.
 //
 // Inside a reception, a write of a marked location is a write of the
 // mailbox, checked as the write of a local mailbox is (recvWrite and
@@ -110,7 +126,7 @@ func (st *pstate) unmark(loc term) {
 	})
 }
 
-// unmarkWhere removes the marks that keep says not to keep.
+// unmarkWhere removes the marks that drop selects.
 func (st *pstate) unmarkWhere(drop func(m term, dirty bool) bool) {
 	hit := false
 	for m, d := range st.mbox {
@@ -413,9 +429,10 @@ func (e *engine) mapMbox(fr *frame, b *ssa.BasicBlock, st *pstate, mp ssa.Value)
 	return m, true
 }
 
-// clearMarks handles clear(x) and copy(x, ...): clear of a map just loaded
-// from a location of the process state, outside a reception, empties it;
-// anything else into a marked location removes its mark.
+// builtinMarks handles clear(x) and copy(x, ...): clear of a map just
+// loaded from a location of the process state, outside a reception,
+// empties it; any other clear or copy of a marked location removes its
+// mark.
 func (e *engine) builtinMarks(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call, name string) {
 	if len(in.Call.Args) == 0 || len(st.mbox) == 0 && name != "clear" {
 		return
