@@ -179,9 +179,8 @@ func (p *Proc) onDecision(m Decision) {
 	p.decision = append(p.decision, m)
 }
 
-// The dispatchers assert one type each: the engine takes the outcomes of
-// two assertions of the same value as one, so that a type switch's second
-// case would not be followed.
+// The dispatchers assert one type each (package dispatch has type
+// switches).
 func (p *Proc) handleVote(raw any) {
 	if m, ok := raw.(Vote); ok {
 		p.onVote(m)
