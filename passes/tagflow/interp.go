@@ -558,6 +558,14 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 		if !st.addFact(e.term(fr, st, bin.X), op, e.term(fr, st, bin.Y)) {
 			return false
 		}
+		// The outcome itself, for a later branch on the same value
+		// (leader := p.epoch%p.n == p.id; if leader {...}; ...; if
+		// leader {...}): the facts about its operands may be gone by
+		// then (loads of the process state are forgotten between
+		// blocks).
+		if ct := e.term(fr, st, cond); !ct.isConst() && !st.addFact(ct, token.EQL, term("c:"+strconv.FormatBool(holds))) {
+			return false
+		}
 		// A test of the mailbox's tag that shows it holds nothing later
 		// settles condition IV as a jump would.
 		if st.pending != nil && e.checkedSingleton(st, st.pending.msg) {

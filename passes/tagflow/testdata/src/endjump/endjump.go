@@ -136,3 +136,33 @@ func (p *Node) SendThenReturn(quorum int) {
 		}
 	}
 }
+
+// The second test of leader takes the branch the first one took: the
+// receive on the other branch is not reached with the leader's mailbox.
+func (p *Node) LeaderTwice(quorum int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		leader := p.term%3 == p.id
+		if leader {
+			acks := map[int]bool{}
+			for len(acks) < quorum {
+				m := <-p.in
+				if m.Term >= p.term && m.Step == p.step {
+					acks[m.From] = true
+				}
+			}
+		}
+		p.step = Vote
+		if leader {
+			p.out <- Msg{Term: p.term, Step: p.step} // want `condition 4: this send is reached while the mailbox may hold a Msg of a later round \(stored at line 153\)`
+		} else {
+			c := <-p.in
+			if c.Term != p.term || c.Step != p.step {
+				continue
+			}
+		}
+		return
+	}
+}
