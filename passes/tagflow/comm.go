@@ -213,6 +213,20 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 	}
 	mt, minfo := st.message(val)
 	if minfo == nil {
+		// A pointer to a received message kept in a variable (m
+		// escapes: prop = &m).
+		if d := derefOf(val); d != val {
+			if k, info := st.message(d); info != nil && k == d && !info.ptr {
+				mt, minfo = k, info
+				if coll == "" {
+					// A variable kept in registers: the message it
+					// points to is the single-location mailbox.
+					coll, plain = k, true
+				}
+			}
+		}
+	}
+	if minfo == nil {
 		// Message-derived data whose message type is not known yet (the
 		// raw value of a receive); its type is checked where it is
 		// asserted, if it ever is stored as a message.

@@ -651,6 +651,10 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		phi *ssa.Phi
 		val term
 		tnt *taintInfo
+		// dtnt is what val points to, when that is a message or a
+		// mailbox (prop = &m in a reception, prop a pointer kept in
+		// registers).
+		dtnt *taintInfo
 	}
 	var asgs []asg
 	for _, instr := range succ.Instrs {
@@ -664,7 +668,11 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		v := phi.Edges[idx]
 		t := e.term(fr, st, v)
 		_, info := st.tainted(t)
-		asgs = append(asgs, asg{phi, t, info})
+		var dinfo *taintInfo
+		if isPointer(phi.Type()) {
+			dinfo = st.taint[derefOf(t)]
+		}
+		asgs = append(asgs, asg{phi, t, info, dinfo})
 	}
 	// Phis are assigned in parallel: an edge value that names a phi of
 	// this block means its previous value, which is primed below.
@@ -693,6 +701,9 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		}
 		if a.tnt != nil {
 			st.mutTaint()[own] = a.tnt
+		}
+		if a.dtnt != nil {
+			st.mutTaint()[derefOf(own)] = a.dtnt
 		}
 		if c, ok := st.conds[a.val]; ok {
 			st.mutConds()[own] = c
@@ -899,7 +910,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		// A map handed to a helper (p.onPrepare(prepares, m)) is the
 		// caller's.
 		mv, mfr := callerValue(fr, in.Map)
-		local := localMap(mv, nil)
+		local := localMapIn(fr, in.Map)
 		if !local {
 			e.noteUpdate(fr, b, st, in.Pos(), "this update of "+e.describe(in.Map))
 		}
@@ -1712,6 +1723,81 @@ func callerValue(fr *frame, v ssa.Value) (ssa.Value, *frame) {
 	return v, fr
 }
 
+// localField reports whether every map stored in field f of the local
+// variable a is local (bs := &state{votes: map...}; bs.votes[from] = m: a
+// map in a field of a local struct).
+func localField(a *ssa.Alloc, f int, seen map[ssa.Value]bool) bool {
+	if a.Referrers() == nil {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		g, ok := r.(*ssa.FieldAddr)
+		if !ok {
+			if _, isStore := r.(*ssa.Store); isStore {
+				return false // the whole struct is assigned
+			}
+			continue
+		}
+		if g.Field != f || g.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *g.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == g && !localMap(st.Val, seen) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// localMapIn is localMap for a map of frame fr: a map handed to an inlined
+// helper, or a field of a local struct handed to it (p.onPrepare(bs, m)),
+// is the caller's.
+func localMapIn(fr *frame, v ssa.Value) bool {
+	v, cfr := callerValue(fr, v)
+	if localMap(v, nil) {
+		return true
+	}
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if fa, ok := u.X.(*ssa.FieldAddr); ok {
+			x, _ := callerValue(cfr, fa.X)
+			if a, ok := x.(*ssa.Alloc); ok && x != fa.X {
+				return localField(a, fa.Field, map[ssa.Value]bool{v: true})
+			}
+			if c, ok := x.(*ssa.Call); ok {
+				return freshField(c, fa.Field)
+			}
+		}
+	}
+	return false
+}
+
+// freshField reports whether call c is to a constructor of the package
+// that returns a new struct whose field f holds only local maps (bs :=
+// newBallotState()).
+func freshField(c *ssa.Call, f int) bool {
+	fn := c.Call.StaticCallee()
+	if fn == nil || fn.Blocks == nil || fn.Pkg == nil || c.Parent() == nil || fn.Pkg != c.Parent().Pkg {
+		return false
+	}
+	n := 0
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(ret.Results) != 1 {
+			return false
+		}
+		a, ok := ret.Results[0].(*ssa.Alloc)
+		if !ok || !localField(a, f, map[ssa.Value]bool{}) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 func localMap(v ssa.Value, seen map[ssa.Value]bool) bool {
 	if seen[v] {
 		return true
@@ -1726,35 +1812,15 @@ func localMap(v ssa.Value, seen map[ssa.Value]bool) bool {
 			return false
 		}
 		if fa, ok := v.X.(*ssa.FieldAddr); ok {
-			// A map in a field of a local struct (bs := &state{votes:
-			// map...}; bs.votes[from] = m): every map stored in that
-			// field of that variable is local.
 			a, ok := fa.X.(*ssa.Alloc)
-			if !ok || a.Referrers() == nil {
+			if !ok {
 				return false
 			}
 			if seen == nil {
 				seen = make(map[ssa.Value]bool)
 			}
 			seen[v] = true
-			for _, r := range *a.Referrers() {
-				g, ok := r.(*ssa.FieldAddr)
-				if !ok {
-					if _, isStore := r.(*ssa.Store); isStore {
-						return false // the whole struct is assigned
-					}
-					continue
-				}
-				if g.Field != fa.Field || g.Referrers() == nil {
-					continue
-				}
-				for _, rr := range *g.Referrers() {
-					if st, ok := rr.(*ssa.Store); ok && st.Addr == g && !localMap(st.Val, seen) {
-						return false
-					}
-				}
-			}
-			return true
+			return localField(a, fa.Field, seen)
 		}
 		a, ok := v.X.(*ssa.Alloc)
 		if !ok || a.Referrers() == nil {

@@ -142,12 +142,19 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			// A copy: what is known of its fields stays true (a message
 			// built by the caller and handed to a helper that sends it).
 			continue
-		case *types.Interface:
-			// So is a copy in an interface (sendTo(q, ack)).
-			if v, _ := callerValue(fr, p); v != ssa.Value(p) {
-				if mi, ok := v.(*ssa.MakeInterface); ok && !isPointer(mi.X.Type()) {
+		}
+		// So is a copy in an interface (sendTo(q, ack)), and a message
+		// the caller built (send(&Accept{...})): the helper's memory
+		// below it is not the process state.
+		if v, _ := callerValue(fr, p); v != ssa.Value(p) {
+			if mi, ok := v.(*ssa.MakeInterface); ok {
+				if !isPointer(mi.X.Type()) {
 					continue
 				}
+				v = mi.X
+			}
+			if a, ok := v.(*ssa.Alloc); ok && a.Comment == "complit" {
+				continue
 			}
 		}
 		stateBases[e.term(fr, st, p).base()] = true

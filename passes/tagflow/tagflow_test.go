@@ -35,7 +35,7 @@ var report = &analysis.Analyzer{
 func TestPackages(t *testing.T) {
 	for _, pkg := range []string{
 		"basic", "evalrepro", "writes", "stalefield", "envelope",
-		"backedge", "reinline", "helpersend", "recvwrites", "depth", "maxloop", "endjump", "usedata", "lexorder", "dispatch",
+		"backedge", "reinline", "helpersend", "recvwrites", "depth", "maxloop", "endjump", "usedata", "lexorder", "dispatch", "ptrmsg",
 		"fieldmbox",
 	} {
 		t.Run(pkg, func(t *testing.T) {
