@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -227,9 +228,21 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		}
 	}
 	if minfo == nil {
-		// Message-derived data whose message type is not known yet (the
-		// raw value of a receive); its type is checked where it is
-		// asserted, if it ever is stored as a message.
+		// A struct holding messages (an envelope built from a struct
+		// literal): storing it stores them.
+		var inner []term
+		for k, info := range st.taint {
+			if info.msg != nil && info.elem == nil && k != val && within(k, val) {
+				inner = append(inner, k)
+			}
+		}
+		slices.Sort(inner)
+		for _, k := range inner {
+			e.mailboxStore(fr, b, st, k, pos, "", false)
+		}
+		// Otherwise message-derived data whose message type is not
+		// known yet (the raw value of a receive); its type is checked
+		// where it is asserted, if it ever is stored as a message.
 		return
 	}
 	m := minfo.msg

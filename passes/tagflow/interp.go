@@ -1264,6 +1264,17 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 			delete(st.mutTaint(), loc)
 			return
 		}
+		if a, ok := base.(*ssa.Alloc); ok && a.Comment == "complit" && addr != ssa.Value(a) {
+			// A field of a struct literal (an envelope, an
+			// Observation{Data: req} for a monitor): building it stores
+			// nothing yet; storing the struct into a mailbox stores the
+			// message it holds (mailboxStore). Data of a message (Resp{Term:
+			// m.Term}) is not a message.
+			if mt, _ := st.message(vt); mt != vt {
+				delete(st.mutTaint(), loc)
+			}
+			return
+		}
 	}
 	if info != nil {
 		if a, ok := addr.(*ssa.Alloc); ok && isDeclaration(e, a, pos) {

@@ -142,3 +142,24 @@ func (p *Proc) relayStale(out chan AnyEnvelope) {
 		out <- AnyEnvelope{From: 1, Msg: Msg{Round: r, Step: p.step, Est: v}} // want `condition 2: Msg sent with Round from before p.r was set`
 	}
 }
+
+type entry struct {
+	m    Msg
+	from int
+}
+
+// The mailbox holds the messages in a struct of the process's own: storing
+// the struct stores the message.
+func (p *Proc) wrapped() {
+	//sync:tag p.r,p.step
+	for {
+		p.r++
+		p.step = Propose
+		var pending []entry
+		for len(pending) == 0 {
+			e := <-p.in
+			pending = append(pending, entry{m: e.Msg, from: e.From}) // want `condition 3: Msg stored without checking that its tag is >= \(p.r,p.step\)`
+		}
+		p.est = pending[0].m.Est
+	}
+}
