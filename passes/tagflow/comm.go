@@ -382,6 +382,7 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	own := string(e.term(fr, nil, in))
 	st.redefine(own)
 	delete(st.mutAlias(), own)
+	delete(st.alias, spentAlias(own)) // st.alias is st's own now
 	if bi, ok := common.Value.(*ssa.Builtin); ok {
 		e.builtinMarks(fr, b, st, in, bi.Name())
 		e.builtin(fr, st, in, bi)

@@ -202,7 +202,9 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 	if len(st.alias) > 0 {
 		keys := make([]string, 0, len(st.alias))
 		for k := range st.alias {
-			keys = append(keys, k)
+			if !isSpentAlias(k) { // never read again (project)
+				keys = append(keys, k)
+			}
 		}
 		slices.Sort(keys)
 		for i, k := range keys {

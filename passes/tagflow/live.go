@@ -120,8 +120,53 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	for v := range liveIn {
 		liveBase[prefix+strconv.Itoa(e.id(v))] = true
 		// A live value named after another (a load of an allocation, a
-		// field of a message) keeps that one's facts alive.
-		liveBase[e.term(fr, st, v).base()] = true
+		// field of a message, what an inlined call returned) keeps that
+		// one's facts alive: by its base, and, for a value of a callee
+		// that has returned, by its whole name (see keep below).
+		t := e.term(fr, st, v)
+		liveBase[t.base()] = true
+		liveBase[t.value()] = true
+	}
+	inner := fr.ctx + "."
+	// An alias is read only through the term of its call, an SSA value of
+	// the frame that made it. If that value is dead here (any later use of
+	// it is reached through the call again, which replaces the alias), or
+	// belongs to a callee that has returned, the alias is never read again:
+	// it is spent. A spent alias still keeps the term it names, as it did
+	// (keepTerm above), until the call runs again or its frame is
+	// forgotten; but it is no longer part of the state's key, so paths
+	// that differ only in the calls they made merge. (Sound: of two such
+	// states, the one explored keeps at worst fewer facts, about terms no
+	// instruction names, whose relations with the others project keeps.)
+	for k, t := range st.alias {
+		if isSpentAlias(k) {
+			continue
+		}
+		if v := term(k).value(); strings.HasPrefix(v, inner) || strings.HasPrefix(v, prefix) && !liveBase[v] {
+			m := st.mutAlias()
+			delete(m, k)
+			m[spentAlias(k)] = t
+		}
+	}
+	// The values of returned callees that the state names elsewhere: the
+	// tags the mailboxes' filters were compared with, the bound of a
+	// maximum loop.
+	for _, info := range st.taint {
+		for _, ei := range [2]*elemInfo{info.elem, info.iter} {
+			if ei != nil {
+				for _, c := range ei.curs {
+					liveBase[c.value()] = true
+				}
+			}
+		}
+	}
+	if p := st.pending; p != nil && p.bound != nil {
+		liveBase[p.bound.t.value()] = true
+		if ei := p.bound.ei; ei != nil {
+			for _, c := range ei.curs {
+				liveBase[c.value()] = true
+			}
+		}
 	}
 	// The block's phis were just assigned on the incoming edge.
 	for _, instr := range b.Instrs {
@@ -178,9 +223,16 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		if strings.HasPrefix(base, "s:") {
 			return false // synthetic values no longer named by a variable
 		}
-		if inner := fr.ctx + "."; strings.HasPrefix(base, inner) {
-			// A value of a callee that has returned: kept only if named.
-			return liveBase[base]
+		if v := t.value(); strings.HasPrefix(v, inner) {
+			// A value of a callee that has returned ("0.51/v17.2" for the
+			// loop's frame "0"): no instruction names it again, as its
+			// frame is gone (a new inlining of the call forgets it first),
+			// so it matters only if a live value, a kept boolean's
+			// comparison (below) or the state refers to it. (The test was
+			// on base, "0" here, and never held: every fact about every
+			// callee that had returned was kept, which made paths that
+			// differ only in the calls they made distinct states.)
+			return liveBase[v]
 		}
 		if !strings.HasPrefix(base, prefix) {
 			return true // constants, globals, the callers' values
@@ -189,6 +241,23 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			return false
 		}
 		return liveBase[base]
+	}
+	// The comparison remembered for a kept boolean (what an inlined
+	// predicate returned) keeps the callee's values it compares: a branch
+	// on the boolean adds it. (Until a fixpoint: a compared value may be
+	// a boolean with a comparison of its own.)
+	for changed := true; changed; {
+		changed = false
+		for k, c := range st.conds {
+			if !keep(k) {
+				continue
+			}
+			for _, t := range [2]term{c.a, c.b} {
+				if v := t.value(); strings.HasPrefix(v, inner) && !liveBase[v] {
+					liveBase[v], changed = true, true
+				}
+			}
+		}
 	}
 	var dead bool
 	kept := sc.kept
@@ -346,6 +415,13 @@ func clearMap[K comparable, V any](m map[K]V) {
 		clear(m)
 	}
 }
+
+// spentAlias is the key under which project keeps an alias that will not
+// be read again (no term has it: keys of live aliases are SSA values'
+// terms); isSpentAlias tells such keys.
+func spentAlias(k string) string { return "!" + k }
+
+func isSpentAlias(k string) bool { return strings.HasPrefix(k, "!") }
 
 // canonNames caches the canonical names of the variables' values, "s:c3"
 // for variable 3's current value and "s:o3" for its old one.
