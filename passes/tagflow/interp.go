@@ -318,15 +318,7 @@ func (st *pstate) redefine(base string) {
 				continue
 			}
 			name := st.freshName(i, j)
-			var add facts
-			for _, u := range st.terms() {
-				if u.base() == primed {
-					continue
-				}
-				if f, ok := relFact(name, st.fs.cmp(*t, u), u); ok {
-					add = append(add, f)
-				}
-			}
+			add := st.fs.relate(name, *t, st.terms(), func(u term) bool { return u.base() != primed })
 			for k := range st.cur {
 				if k != i && st.cur[k] == *t {
 					st.cur[k] = name
@@ -1435,15 +1427,7 @@ func (st *pstate) renameStale(loc term) {
 			}
 			was := *t
 			name := st.freshName(i, j)
-			var add facts
-			for _, u := range st.terms() {
-				if within(u, loc) {
-					continue
-				}
-				if f, ok := relFact(name, st.fs.cmp(was, u), u); ok {
-					add = append(add, f)
-				}
-			}
+			add := st.fs.relate(name, was, st.terms(), func(u term) bool { return !within(u, loc) })
 			for k := range st.cur {
 				if st.cur[k] == was {
 					st.cur[k] = name
@@ -1492,6 +1476,25 @@ func (st *pstate) terms() []term {
 	return out
 }
 
+// relate returns the facts that give name the relations t has with each
+// term of us that keep accepts (relFact(name, fs.cmp(t, u), u)), from one
+// order graph: the renamings call it for every term of the state, and a
+// graph per comparison was most of their cost.
+func (fs facts) relate(name, t term, us []term, keep func(term) bool) facts {
+	var out facts
+	s := fs.solve(t)
+	defer s.release()
+	for _, u := range us {
+		if !keep(u) {
+			continue
+		}
+		if f, ok := relFact(name, s.cmp(t, u), u); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // relFact renders "a r b" as a fact.
 func relFact(a term, r rel, b term) (fact, bool) {
 	switch r {
@@ -1531,12 +1534,10 @@ func (st *pstate) forgetFrame(ctx string) {
 			}
 			old := *t
 			name := st.freshName(i, j)
-			for _, u := range st.terms() {
-				if !in(u) {
-					if f, ok := relFact(name, st.fs.cmp(old, u), u); ok {
-						st.add(f)
-					}
-				}
+			// (Added after all the comparisons: the facts about name
+			// relate nothing else, so the order does not matter.)
+			for _, f := range st.fs.relate(name, old, st.terms(), func(u term) bool { return !in(u) }) {
+				st.add(f)
 			}
 			for k := range st.cur {
 				if st.cur[k] == old {
