@@ -242,14 +242,36 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		}
 		return liveBase[base]
 	}
+	// The terms only spent aliases name (a predicate's result, once the
+	// call is dead): kept, but never branched on again, since a comparison
+	// is read only for the term of a value an instruction uses, which is
+	// live, or of a live alias, or is named by a variable.
+	spentOnly := sc.spentOnly
+	for k, v := range st.alias {
+		if isSpentAlias(k) {
+			spentOnly[v] = true
+		}
+	}
+	if len(spentOnly) > 0 {
+		for k, v := range st.alias {
+			if !isSpentAlias(k) || liveBase[v.value()] {
+				delete(spentOnly, v)
+			}
+		}
+		for i := range st.cur {
+			delete(spentOnly, st.cur[i])
+			delete(spentOnly, st.old[i])
+		}
+	}
 	// The comparison remembered for a kept boolean (what an inlined
 	// predicate returned) keeps the callee's values it compares: a branch
 	// on the boolean adds it. (Until a fixpoint: a compared value may be
-	// a boolean with a comparison of its own.)
+	// a boolean with a comparison of its own.) That of a boolean only
+	// spent aliases name keeps nothing: it will not be read.
 	for changed := true; changed; {
 		changed = false
 		for k, c := range st.conds {
-			if !keep(k) {
+			if !keep(k) || spentOnly[k] {
 				continue
 			}
 			for _, t := range [2]term{c.a, c.b} {
@@ -383,6 +405,7 @@ type projectScratch struct {
 	liveBase, stateBases map[string]bool
 	ne, have             map[fact]bool
 	canon                map[term]term
+	spentOnly            map[term]bool
 	kept                 []term
 	nodes                []int32
 }
@@ -396,6 +419,7 @@ func newProjectScratch() *projectScratch {
 		ne:         make(map[fact]bool),
 		have:       make(map[fact]bool),
 		canon:      make(map[term]term),
+		spentOnly:  make(map[term]bool),
 	}
 }
 
@@ -408,6 +432,7 @@ func (sc *projectScratch) clear() {
 	clearMap(sc.ne)
 	clearMap(sc.have)
 	clearMap(sc.canon)
+	clearMap(sc.spentOnly)
 }
 
 func clearMap[K comparable, V any](m map[K]V) {
