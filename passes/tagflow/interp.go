@@ -1786,6 +1786,31 @@ func localMapIn(fr *frame, v ssa.Value) bool {
 	return false
 }
 
+// returnsLiteral reports whether call c is to a function of the package
+// whose every return gives the address of a new composite literal
+// (func (p *Proc) newAck() *AckMsg { return &AckMsg{...} }).
+func returnsLiteral(c *ssa.Call) bool {
+	fn := c.Call.StaticCallee()
+	if fn == nil || fn.Blocks == nil || fn.Pkg == nil || c.Parent() == nil || fn.Pkg != c.Parent().Pkg {
+		return false
+	}
+	n := 0
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(ret.Results) != 1 {
+			return false
+		}
+		if a, ok := ret.Results[0].(*ssa.Alloc); !ok || a.Comment != "complit" {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // freshField reports whether call c is to a constructor of the package
 // that returns a new struct whose field f holds only local maps (bs :=
 // newBallotState()).

@@ -201,6 +201,9 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			if a, ok := v.(*ssa.Alloc); ok && a.Comment == "complit" {
 				continue
 			}
+			if c, ok := v.(*ssa.Call); ok && returnsLiteral(c) {
+				continue // built by a constructor (p.newAck())
+			}
 		}
 		stateBases[e.term(fr, st, p).base()] = true
 	}

@@ -84,3 +84,15 @@ func (p *AnyProc) builtBeforeJump(in chan Msg) {
 		p.sendTo(0, ack)
 	}
 }
+
+func (p *AnyProc) newMsg(s Step) *Msg { return &Msg{Round: p.round, Step: s} }
+
+// A message built by a constructor and sent through the helper.
+func (p *AnyProc) constructed() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = Echo
+		p.sendTo(0, p.newMsg(Echo))
+	}
+}
