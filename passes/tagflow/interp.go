@@ -1786,24 +1786,23 @@ func localMapIn(fr *frame, v ssa.Value) bool {
 	return false
 }
 
-// returnsLiteral reports whether call c is to a function of the package
-// whose every return gives the address of a new composite literal
-// (func (p *Proc) newAck() *AckMsg { return &AckMsg{...} }).
-func returnsLiteral(c *ssa.Call) bool {
+// returnsAlloc reports whether call c is to a function of the package
+// whose every return gives a variable it allocated, for which ok holds.
+func returnsAlloc(c *ssa.Call, ok func(*ssa.Alloc) bool) bool {
 	fn := c.Call.StaticCallee()
 	if fn == nil || fn.Blocks == nil || fn.Pkg == nil || c.Parent() == nil || fn.Pkg != c.Parent().Pkg {
 		return false
 	}
 	n := 0
 	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
+		ret, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !isRet {
 			continue
 		}
 		if len(ret.Results) != 1 {
 			return false
 		}
-		if a, ok := ret.Results[0].(*ssa.Alloc); !ok || a.Comment != "complit" {
+		if a, isAlloc := ret.Results[0].(*ssa.Alloc); !isAlloc || !ok(a) {
 			return false
 		}
 		n++
@@ -1811,30 +1810,18 @@ func returnsLiteral(c *ssa.Call) bool {
 	return n > 0
 }
 
+// returnsLiteral reports whether call c is to a function of the package
+// whose every return gives the address of a new composite literal
+// (func (p *Proc) newAck() *AckMsg { return &AckMsg{...} }).
+func returnsLiteral(c *ssa.Call) bool {
+	return returnsAlloc(c, func(a *ssa.Alloc) bool { return a.Comment == "complit" })
+}
+
 // freshField reports whether call c is to a constructor of the package
 // that returns a new struct whose field f holds only local maps (bs :=
 // newBallotState()).
 func freshField(c *ssa.Call, f int) bool {
-	fn := c.Call.StaticCallee()
-	if fn == nil || fn.Blocks == nil || fn.Pkg == nil || c.Parent() == nil || fn.Pkg != c.Parent().Pkg {
-		return false
-	}
-	n := 0
-	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
-		}
-		if len(ret.Results) != 1 {
-			return false
-		}
-		a, ok := ret.Results[0].(*ssa.Alloc)
-		if !ok || !localField(a, f, map[ssa.Value]bool{}) {
-			return false
-		}
-		n++
-	}
-	return n > 0
+	return returnsAlloc(c, func(a *ssa.Alloc) bool { return localField(a, f, map[ssa.Value]bool{}) })
 }
 
 func localMap(v ssa.Value, seen map[ssa.Value]bool) bool {
