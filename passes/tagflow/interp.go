@@ -1135,8 +1135,11 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 			// not the latest; only a loop computing the maximum settles
 			// the jump, at its exit.
 			st.markUnsure(pos)
-		} else if _, info := st.tainted(t); info != nil {
-			st.pending = nil // the jump to the mailbox's tag
+		} else if _, info := st.tainted(t); info != nil && st.pending.bound == nil {
+			// The jump to the mailbox's tag. (After a loop computed the
+			// maximum, the bound decides: p.term = reqs[best].Term may
+			// go back below it.)
+			st.pending = nil
 		}
 	}
 }

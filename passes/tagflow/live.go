@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -398,6 +399,56 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			}
 		}
 	}
+	// The tags the mailboxes' filters compared the messages with follow
+	// the renaming; one whose synthetic name no longer denotes a value is
+	// forgotten: the name is given to other values later (the raised tag
+	// after a maximum loop is the next "s:c0"), and the stored messages
+	// would seem to be above it.
+	st.renameCurs(func(t term) (term, bool) {
+		if c, ok := canon[t]; ok {
+			return c, true
+		}
+		if strings.HasPrefix(string(t), "s:") && !keepTerm[t] {
+			return "", false
+		}
+		return t, true
+	})
+}
+
+// renameCurs applies f to the terms the mailboxes' elemInfo.curs name,
+// copying what other states share; a term f drops loses its relation.
+func (st *pstate) renameCurs(f func(term) (term, bool)) {
+	// An elemInfo is shared by a mailbox and its range iterator, and
+	// maxLoop compares them by identity: one copy each.
+	done := make(map[*elemInfo]*elemInfo)
+	fix := func(ei *elemInfo) *elemInfo {
+		if ei == nil {
+			return nil
+		}
+		if out, ok := done[ei]; ok {
+			return out
+		}
+		out := fix1(ei, f)
+		done[ei] = out
+		return out
+	}
+	for k, info := range st.taint {
+		e1, e2 := fix(info.elem), fix(info.iter)
+		if e1 != info.elem || e2 != info.iter {
+			ni := *info
+			ni.elem, ni.iter = e1, e2
+			st.mutTaint()[k] = &ni
+		}
+	}
+	if p := st.pending; p != nil && p.bound != nil && p.bound.ei != nil {
+		if ei := fix(p.bound.ei); ei != p.bound.ei {
+			q := *p
+			bd := *p.bound
+			bd.ei = ei
+			q.bound = &bd
+			st.pending = &q
+		}
+	}
 }
 
 // projectScratch holds project's temporary sets, reused from call to call
@@ -468,4 +519,36 @@ func canonName(j, i int) term {
 		return canonNames[j][i]
 	}
 	return term(fmt.Sprintf("s:%c%d", "co"[j], i))
+}
+
+// fix1 is renameCurs's renaming of one elemInfo.
+func fix1(ei *elemInfo, f func(term) (term, bool)) *elemInfo {
+	var out *elemInfo
+	for i, c := range ei.curs {
+		if c == "" {
+			continue
+		}
+		n, ok := f(c)
+		if ok && n == c {
+			continue
+		}
+		if out == nil {
+			cp := *ei
+			cp.curs = slices.Clone(ei.curs)
+			cp.rels = slices.Clone(ei.rels)
+			out = &cp
+		}
+		if ok {
+			out.curs[i] = n
+		} else {
+			out.curs[i] = ""
+			if i < len(out.rels) {
+				out.rels[i] = relUnknown
+			}
+		}
+	}
+	if out == nil {
+		return ei
+	}
+	return out
 }

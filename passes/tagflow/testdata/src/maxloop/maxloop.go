@@ -564,3 +564,39 @@ func (p *Node) HelperNext() {
 		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round of the mailbox's RVs \(stored at line 558\) before send: the loop that sets it at line 561 is not recognised as computing their maximum`
 	}
 }
+
+// better says which request wins.
+func better(a, b RV) bool { return a.Term < b.Term }
+
+// After the jump to the maximum, the tag is set to the term of the request
+// chosen, which may be lower: the later requests stay unjumped to.
+func (p *Node) LowerAfterMax() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		for _, m := range reqs {
+			if m.Term > p.term {
+				p.term = m.Term
+			}
+		}
+		best := 0
+		for i := range reqs {
+			if better(reqs[i], reqs[best]) {
+				best = i
+			}
+		}
+		p.term = reqs[best].Term
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `condition 4: this send is reached while the mailbox may hold a RV of a later round \(stored at line 585\)`
+	}
+}
