@@ -307,17 +307,19 @@ func (st *pstate) redefine(base string) {
 		}
 		return false
 	}
-	if !mentions() {
+	if !mentions() && !st.cursMention(is) {
 		return
 	}
 	// The variables' values that are about to lose their names get
 	// synthetic ones, with what the facts say about them.
+	synth := make(map[term]term)
 	for i := range st.cur {
 		for j, t := range []*term{&st.cur[i], &st.old[i]} {
 			if t.base() != primed {
 				continue
 			}
 			name := st.freshName(i, j)
+			synth[*t] = name
 			add := st.fs.relate(name, *t, st.terms(), func(u term) bool { return u.base() != primed })
 			for k := range st.cur {
 				if k != i && st.cur[k] == *t {
@@ -336,6 +338,18 @@ func (st *pstate) redefine(base string) {
 			}
 		}
 	}
+	// The tags the mailboxes' filters compared the messages with follow
+	// too: a name of the previous value now denotes the new one.
+	st.renameCurs(func(t term) (term, bool) {
+		switch t.base() {
+		case primed:
+			n, ok := synth[t]
+			return n, ok
+		case base:
+			return renameTerm(t, base, primed), true
+		}
+		return t, true
+	})
 	st.fs = st.fs.without(primed).rename(base, primed)
 	for i := range st.cur {
 		st.cur[i] = renameTerm(st.cur[i], base, primed)
@@ -358,6 +372,31 @@ func (st *pstate) redefine(base string) {
 	for k, v := range st.alias {
 		st.mutAlias()[k] = renameTerm(v, base, primed)
 	}
+}
+
+// cursMention reports whether a mailbox's elemInfo.curs (or the maximum
+// loop's bound's) names a term for which is holds.
+func (st *pstate) cursMention(is func(term) bool) bool {
+	for _, info := range st.taint {
+		for _, ei := range [2]*elemInfo{info.elem, info.iter} {
+			if ei == nil {
+				continue
+			}
+			for _, c := range ei.curs {
+				if c != "" && is(c) {
+					return true
+				}
+			}
+		}
+	}
+	if p := st.pending; p != nil && p.bound != nil && p.bound.ei != nil {
+		for _, c := range p.bound.ei.curs {
+			if c != "" && is(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tainted returns the message information of the longest tainted term t
@@ -567,6 +606,23 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 		}
 		return true
 	}
+	if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) && isPointer(bin.X.Type()) {
+		// A pointer compared with nil (for nl == nil { ... } after nl
+		// was set on some paths only).
+		x, y := e.term(fr, st, bin.X), e.term(fr, st, bin.Y)
+		if x == "c:nil" {
+			x, y = y, x
+		}
+		if y == "c:nil" && x != y {
+			op := bin.Op
+			if !holds {
+				op = negate(op)
+			}
+			if !st.addFact(x, op, y) {
+				return false
+			}
+		}
+	}
 	t := e.term(fr, st, cond)
 	if t.isConst() {
 		return constValue(t).String() == strconv.FormatBool(holds)
@@ -690,7 +746,10 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 				st.add(mkFact(own+"#len", token.EQL, a.val+"#len"))
 			}
 		}
-		if isTracked(a.phi.Type()) {
+		if isTracked(a.phi.Type()) || isPointer(a.phi.Type()) {
+			// (A pointer: whether it is nil decides a later test of it
+			// against nil, so the path that would dereference a nil one
+			// is not followed.)
 			st.add(mkFact(own, token.EQL, a.val))
 		}
 		if a.tnt != nil {
@@ -1100,7 +1159,14 @@ func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.Deb
 				e.recvWrite(fr, b, st, ref.Pos(), ref.X)
 			}
 		}
-		e.mailboxStore(fr, b, st, vt, ref.Pos(), "", false)
+		// A pointer to a message kept in a variable (nl = m, m a
+		// *NewLeader): the message it points to is the single-location
+		// mailbox, as for prop = &m; the variable's phis carry it.
+		coll, plain := term(""), false
+		if k, info := st.message(vt); info != nil && info.ptr && k == vt && info.elem == nil {
+			coll, plain = vt, true
+		}
+		e.mailboxStore(fr, b, st, vt, ref.Pos(), coll, plain)
 	}
 }
 
