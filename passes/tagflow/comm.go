@@ -270,9 +270,13 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		prev := st.taint[coll]
 		ni := &taintInfo{elem: ei}
 		if prev != nil {
-			ni.msg, ni.ptr, ni.elem = prev.msg, prev.ptr, joinElem(prev.elem, ei)
+			ni.msg, ni.ptr, ni.elem, ni.xid = prev.msg, prev.ptr, joinElem(prev.elem, ei), prev.xid
+		}
+		if ni.elem.xid == 0 {
+			ni.elem.xid = e.newXID()
 		}
 		st.mutTaint()[coll] = ni
+		e.xStoreMsg(st, minfo.xid, ni.elem.xid)
 	}
 	if debug {
 		fmt.Printf("mailboxStore %v: msg %s term %s ge=%v eq=%v less=%v cur=%v\n  facts %v\n", e.pass.Fset.Position(pos), name, mt, ge, eq, maybeLess, st.cur, st.fs)
@@ -433,6 +437,9 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 		return []*pstate{st}
 	}
 	if op := atomicCallOf(common); op != nil {
+		if st.xActive() {
+			e.xPoison(st, "an atomic operation")
+		}
 		return e.atomicCall(fr, b, st, in, op)
 	}
 	callee, bind := e.inlinable(fr, st, common, e.receptionLoop(fr, b) != nil)
@@ -445,6 +452,7 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 		e.noteUpdate(fr, b, st, in.Pos(), "this call to "+f.Name()+", which writes the process state,")
 	}
 	e.callMarks(fr, st, common)
+	e.xCall(fr, st, in, common)
 	e.opaqueCall(fr, st, in, common)
 	return []*pstate{st}
 }
@@ -641,6 +649,7 @@ func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallComm
 	}
 	for i := range e.vars {
 		st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", in.Pos(), i))
+		e.xHavoc(st, i)
 		st.set[i], st.lowAt = in.Pos(), token.NoPos
 	}
 	st.unmarkDirty()

@@ -62,6 +62,11 @@ type engine struct {
 	dynWrites map[string]bool
 	// pdoms caches the post-dominators of reception loops' iterations.
 	pdoms map[pdomKey]map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
+	// xids numbers the roots of unbounded.go; pkgMethods caches
+	// pkgMethod.
+	xids       int
+	pkgMethods map[string]bool
+	xpos       token.Pos // debugging: the instruction followed
 }
 
 // varLoc says where a synchronization variable lives in SSA.

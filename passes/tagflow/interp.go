@@ -62,6 +62,8 @@ type pstate struct {
 	// that may be written as mailboxes (fieldmbox.go; never modified:
 	// replaced).
 	mbox mboxMarks
+	// xs follows the values that depend on received tags (unbounded.go).
+	xs *xstate
 }
 
 type taintInfo struct {
@@ -72,6 +74,8 @@ type taintInfo struct {
 	// iter describes them when the term is a range iterator over a
 	// mailbox map.
 	iter *elemInfo
+	// xid is the root of a received message's tag values (unbounded.go).
+	xid int
 }
 
 type pendingJump struct {
@@ -277,6 +281,7 @@ func (st *pstate) addFact(a term, op token.Token, b term) bool {
 // ones dropped.
 func (st *pstate) redefine(base string) {
 	primed := base + "'"
+	st.xRedefine(base, primed)
 	// A location below a value computed again is not the one marked.
 	st.unmarkWhere(func(m term, _ bool) bool { b := m.base(); return b == base || b == primed })
 	// Whether the state mentions base or primed, in one pass.
@@ -529,7 +534,11 @@ func (e *engine) block(fr *frame, b *ssa.BasicBlock, st *pstate, loopFrame bool,
 		}
 		var next []*pstate
 		for _, s := range states {
+			n := len(next)
 			next = append(next, e.step(fr, b, s, instr, loopFrame)...)
+			for _, s2 := range next[n:] {
+				e.xFlow(fr, s2, instr)
+			}
 		}
 		states = next
 		if len(states) == 0 {
@@ -579,6 +588,7 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
 		return e.branch(fr, st, u.X, !holds)
 	}
+	e.xBranch(fr, st, cond, holds)
 	e.branchRecv(fr, st, cond, holds)
 	if bin, ok := cond.(*ssa.BinOp); ok && isCompare(bin.Op) && isTracked(bin.X.Type()) {
 		op := bin.Op
@@ -705,6 +715,8 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		// mailbox (prop = &m in a reception, prop a pointer kept in
 		// registers).
 		dtnt *taintInfo
+		// xf is val's form (unbounded.go).
+		xf xform
 	}
 	var asgs []asg
 	for _, instr := range succ.Instrs {
@@ -722,7 +734,7 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		if isPointer(phi.Type()) {
 			dinfo = st.taint[derefOf(t)]
 		}
-		asgs = append(asgs, asg{phi, t, info, dinfo})
+		asgs = append(asgs, asg{phi, t, info, dinfo, e.xFormOf(st, t)})
 	}
 	// Phis are assigned in parallel: an edge value that names a phi of
 	// this block means its previous value, which is primed below.
@@ -761,6 +773,7 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		if c, ok := st.conds[a.val]; ok {
 			st.mutConds()[own] = c
 		}
+		e.xSet(st, own, a.xf)
 	}
 	push(succ, st)
 }
@@ -796,6 +809,7 @@ func (e *engine) exitInside(b *ssa.BasicBlock) bool {
 // for condition I.
 func (e *engine) cp(st *pstate, pos token.Pos, what string) {
 	copy(st.old, st.cur)
+	e.xCP(st)
 	st.cpPos, st.cpWhat = pos, what
 	st.lowAt = token.NoPos
 	st.dropBounds()
@@ -848,7 +862,22 @@ func (e *engine) monoCheck(st *pstate, pos token.Pos, what string) {
 			return
 		default:
 			if debug {
-				fmt.Printf("mono unknown at %v (%s): var %d cur=%s old=%s\n  facts %v\n", e.pass.Fset.Position(pos), what, i, st.cur[i], st.old[i], st.fs)
+				fmt.Printf("mono unknown at %v (%s): var %d cur=%s old=%s\n  facts %v\n  xs %+v\n", e.pass.Fset.Position(pos), what, i, st.cur[i], st.old[i], st.fs, st.xs)
+			}
+			if from, ok := e.xRefutes(st, i); ok {
+				// The old value was received and nothing bounds it above;
+				// the new one does not depend on it (unbounded.go).
+				msg := fmt.Sprintf("%s may be set lower than it was at %s: it held there a value received in a message, which nothing on the path bounds above, and is now set to a value that does not depend on it", v.sv.Name, e.where(st.cpPos, st.cpWhat))
+				if i > 0 {
+					msg += fmt.Sprintf(", while %s did not change", e.names(i))
+				}
+				f := Finding{Cond: 1, Pos: at, Message: msg}
+				if from.IsValid() {
+					f.Related = append(f.Related, annotations.Related{Pos: from, Message: v.sv.Name + " set to the received value here"})
+				}
+				f.Related = append(f.Related, annotations.Related{Pos: pos, Message: "the lower tag is reached at " + what})
+				e.report(f)
+				return
 			}
 			e.report(Finding{Cond: 1, Pos: at, Unproven: true,
 				Message: fmt.Sprintf("cannot tell that %s is not lower than at %s", v.sv.Name, e.where(st.cpPos, st.cpWhat))})
@@ -1063,6 +1092,7 @@ func (e *engine) taint(st *pstate, t term, typ types.Type, commaOk bool) {
 	if m := e.ann.MsgOf(typ); m != nil {
 		info.msg = m
 		_, info.ptr = typ.Underlying().(*types.Pointer)
+		info.xid = e.newXID()
 	}
 	st.mutTaint()[t] = info
 }
@@ -1081,7 +1111,13 @@ func (e *engine) refine(fr *frame, st *pstate, v ssa.Value, from ssa.Value, typ 
 	t := e.term(fr, st, v)
 	if _, info := st.tainted(e.term(fr, st, src)); info != nil {
 		_, ptr := typ.Underlying().(*types.Pointer)
-		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr}
+		// The same message (loaded from a pointer, asserted from an
+		// interface) keeps its root.
+		xid := info.xid
+		if xid == 0 || info.msg != m {
+			xid = e.newXID()
+		}
+		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr, xid: xid}
 	}
 }
 
@@ -1152,22 +1188,44 @@ func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.Deb
 	// declared before is.
 	if obj := ref.Object(); write && obj != nil && obj.Pos() != id.Pos() {
 		vt := e.term(fr, st, ref.X)
-		if _, info := st.tainted(vt); info == nil {
+		data := e.dataOfMessage(st, ref.X, vt)
+		if _, info := st.tainted(vt); info == nil || data {
 			// A count or a flag kept in a variable declared before the
-			// reception loop (n++ for each message) stores the message.
+			// reception loop (n++ for each message) stores the message;
+			// so does a value computed from it (best = max(best, m.V)).
 			if owner, l := e.recvOwner(fr, b); l != nil && owner == fr && !e.inSpan(l, obj.Pos()) {
 				e.recvWrite(fr, b, st, ref.Pos(), ref.X)
 			}
+		}
+		if data {
+			return
 		}
 		// A pointer to a message kept in a variable (nl = m, m a
 		// *NewLeader): the message it points to is the single-location
 		// mailbox, as for prop = &m; the variable's phis carry it.
 		coll, plain := term(""), false
-		if k, info := st.message(vt); info != nil && info.ptr && k == vt && info.elem == nil {
+		if k, info := st.message(vt); info != nil && info.elem == nil && (info.ptr && k == vt || k != vt && !st.inMailbox(k)) {
+			// (Or a field of a message (kingV = km.V): the value is a
+			// mailbox of its own, and copying it later is not storing
+			// a message again.)
 			coll, plain = vt, true
 		}
 		e.mailboxStore(fr, b, st, vt, ref.Pos(), coll, plain)
 	}
+}
+
+// dataOfMessage reports whether v, named t, is a number or a boolean
+// computed from a message's fields that carries the message's taint under
+// its own name (max(best, m.V), a variable merging such values): not a
+// message, and not a field of one that the engine can name. Storing it
+// stores the message it was computed from, which is checked where it is
+// computed, in the reception (recvWrite).
+func (e *engine) dataOfMessage(st *pstate, v ssa.Value, t term) bool {
+	if !isTracked(v.Type()) {
+		return false
+	}
+	k, info := st.message(t)
+	return info != nil && k == t
 }
 
 // assign records a store of value t into synchronization variable i.
@@ -1178,6 +1236,7 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	if debug {
 		fmt.Printf("assign %v var %d := %s (cur %s old %s)\n  facts %v\n", e.pass.Fset.Position(pos), i, t, st.cur[i], st.old[i], st.fs)
 	}
+	e.xAssign(st, i, t, pos)
 	st.cur[i] = t
 	st.set[i] = pos
 	st.unmarkDirty() // the messages of the mailboxes were received at the previous tag
@@ -1339,6 +1398,9 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 			return
 		}
 	}
+	if info != nil && val != nil && e.dataOfMessage(st, val, vt) {
+		return // checked where it was computed (best = max(best, m.V))
+	}
 	if info != nil {
 		if a, ok := addr.(*ssa.Alloc); ok && isDeclaration(e, a, pos) {
 			e.recvCopy(st, vt, loc)
@@ -1356,6 +1418,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		for i, v := range e.vars {
 			if k, ok := lastFieldKey(v.sv); ok && e.sum.escaped[k] && types.Identical(derefType(addr.Type()), v.sv.Type) {
 				st.cur[i] = term(fmt.Sprintf("s:havoc@%d#%d", pos, i))
+				e.xHavoc(st, i)
 				st.set[i], st.lowAt = pos, token.NoPos
 				st.unmarkDirty()
 				e.report(Finding{Cond: 1, Pos: pos, Unproven: true, Message: fmt.Sprintf("this store through a pointer may write %s, whose address is taken elsewhere", v.sv.Name)})
@@ -1710,6 +1773,7 @@ func join(a, b *pstate) *pstate {
 	}
 	j.fs = fs
 	j.widened = true
+	xJoin(j, a, b)
 	for k, c := range j.conds {
 		if a.conds[k] != c {
 			delete(j.mutConds(), k)

@@ -350,6 +350,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			delete(st.mutTaint(), k)
 		}
 	}
+	st.xProject(keep)
 	for k, c := range st.conds {
 		if !keep(k) || !keep(c.a) || !keep(c.b) {
 			delete(st.mutConds(), k)

@@ -21,6 +21,9 @@ type elemInfo struct {
 	ge bool
 	// plain marks a single-location mailbox (its element is the location).
 	plain bool
+	// xid is the root of the stored messages' tag values (unbounded.go):
+	// -1 for a join of two mailboxes.
+	xid int
 }
 
 func joinRel(a, b rel) rel {
@@ -45,10 +48,14 @@ func joinElem(a, b *elemInfo) *elemInfo {
 	case b == nil:
 		return a
 	}
-	if a.msg != b.msg || len(a.rels) != len(b.rels) {
-		return &elemInfo{msg: a.msg, ptr: a.ptr, rels: make([]rel, len(a.rels)), curs: a.curs}
+	xid := a.xid
+	if b.xid != 0 && b.xid != a.xid {
+		xid = -1
 	}
-	out := &elemInfo{msg: a.msg, ptr: a.ptr, ge: a.ge && b.ge, curs: a.curs, plain: a.plain && b.plain}
+	if a.msg != b.msg || len(a.rels) != len(b.rels) {
+		return &elemInfo{msg: a.msg, ptr: a.ptr, rels: make([]rel, len(a.rels)), curs: a.curs, xid: xid}
+	}
+	out := &elemInfo{msg: a.msg, ptr: a.ptr, ge: a.ge && b.ge, curs: a.curs, plain: a.plain && b.plain, xid: xid}
 	for i := range a.rels {
 		r := joinRel(a.rels[i], b.rels[i])
 		if a.curs[i] != b.curs[i] {

@@ -86,6 +86,12 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 					if s.isSyncAddr(instr.Addr) || s.holdsSync(instr.Addr) {
 						s.writes[f] = true
 					}
+					// A function emptying a field of the process for the
+					// next round (p.startRound()): followed, so that the
+					// field is seen as a mailbox (fieldmbox.go).
+					if _, ok := instr.Addr.(*ssa.FieldAddr); ok && emptyValue(instr.Val) {
+						s.relevant[f] = true
+					}
 				case *ssa.FieldAddr:
 					if k, ok := fieldKeyOf(instr); ok && s.syncFields[k] {
 						for _, r := range *instr.Referrers() {
@@ -136,6 +142,9 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 							}
 						}
 					}
+					if bi, ok := common.Value.(*ssa.Builtin); ok && bi.Name() == "clear" {
+						s.relevant[f] = true // clear(p.votes) for the next round
+					}
 					if callee := staticCallee(common); callee != nil && callee.Pkg == f.Pkg && callee.Blocks != nil {
 						callees[f] = append(callees[f], callee)
 					} else if _, builtin := common.Value.(*ssa.Builtin); !builtin {
@@ -151,6 +160,16 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		for i := 0; i < res.Len(); i++ {
 			if ann.MsgOf(res.At(i).Type()) != nil {
 				s.relevant[f] = true // builds a message
+			}
+		}
+		// A getter of a message (m.GetView(), as protobuf generates
+		// them): inlined so that what it returns is known to be the
+		// message's field.
+		if res.Len() == 1 && trackedResult(f) {
+			for _, p := range f.Params {
+				if ann.MsgOf(p.Type()) != nil || ann.MsgOf(derefType(p.Type())) != nil {
+					s.relevant[f] = true
+				}
 			}
 		}
 		// A predicate (p.accepts(m)): inlined so that its comparisons

@@ -486,3 +486,42 @@ func (p *Proc) Hook() {
 		p.outcomes = append(p.outcomes, p.decision[0].Commit)
 	}
 }
+
+func (p *Proc) startRound() { p.votes = make(map[int]Vote) }
+
+func (p *Proc) resetVotes() { clear(p.votes) }
+
+// The map is emptied by a helper called after the change of the tag,
+// which does not set the tag itself.
+func (p *Proc) EmptiedByHelper() {
+	//sync:tag p.tx,p.step
+	for {
+		p.tx++
+		p.step = VoteStep
+		p.startRound()
+		for len(p.votes) < p.n {
+			raw := <-p.in
+			if m, ok := raw.(Vote); ok && m.Tx == p.tx {
+				p.votes[m.From] = m
+			}
+		}
+		p.outcomes = append(p.outcomes, len(p.votes) == p.n)
+	}
+}
+
+// The same with clear, and a stale vote let in.
+func (p *Proc) ClearedByHelperStale() {
+	//sync:tag p.tx,p.step
+	for {
+		p.tx++
+		p.step = VoteStep
+		p.resetVotes()
+		for len(p.votes) < p.n {
+			raw := <-p.in
+			if m, ok := raw.(Vote); ok {
+				p.votes[m.From] = m // want `condition 3: Vote stored without checking that its tag is >= \(p.tx,p.step\)`
+			}
+		}
+		p.outcomes = append(p.outcomes, len(p.votes) == p.n)
+	}
+}
