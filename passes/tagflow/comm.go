@@ -56,7 +56,7 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 		e.report(Finding{Cond: 4, Pos: pos, Unproven: true,
 			Message: fmt.Sprintf("cannot tell that the tag jumped to the latest round of the mailbox's %ss (stored at line %d) before %s: the loop that sets it at line %d is not recognised as computing their maximum",
 				p.msg, e.line(p.pos), strings.TrimPrefix(what, "this "), e.line(p.unsure)),
-			Related: []annotations.Related{{Pos: p.pos, Message: "message of a possibly later round stored here"}, {Pos: p.unsure, Message: "the tag is set here, inside a loop"}}})
+			Related: []annotations.Related{{Pos: p.pos, Message: "message of a possibly later round stored here"}, {Pos: p.unsure, Message: "the tag is set here, inside a loop or from what one computed"}}})
 		st.pending = nil
 		return
 	}
@@ -315,6 +315,11 @@ func (st *pstate) inMailbox(mt term) bool {
 		if info.elem != nil && k != mt && within(mt, k) || info.elem != nil && info.elem.plain && k == mt {
 			return true
 		}
+		// An element of a range over a mailbox map (for _, a := range
+		// p.acks), or a message read from a mailbox and kept elsewhere.
+		if info.iter != nil && k != mt && within(mt, k) || info.fromMbox && within(mt, k) {
+			return true
+		}
 	}
 	return false
 }
@@ -454,7 +459,26 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	e.callMarks(fr, st, common)
 	e.xCall(fr, st, in, common)
 	e.opaqueCall(fr, st, in, common)
+	e.elementResult(fr, st, in, common)
 	return []*pstate{st}
+}
+
+// elementResult is called after a call the engine does not interpret: a
+// message it returns when handed a mailbox (slices.MaxFunc(rs, byTerm),
+// rs[len(rs)-1] after sort.Slice) is taken to be one of the mailbox's
+// messages, as props[0] would be.
+func (e *engine) elementResult(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallCommon) {
+	m := e.ann.MsgOf(in.Type())
+	if m == nil {
+		return
+	}
+	_, ptr := in.Type().Underlying().(*types.Pointer)
+	for _, a := range c.Args {
+		if _, info := st.tainted(e.term(fr, st, a)); info != nil && info.elem != nil && info.elem.msg == m {
+			st.mutTaint()[e.term(fr, st, in)] = &taintInfo{msg: m, ptr: ptr, xid: info.elem.xid, fromMbox: true}
+			return
+		}
+	}
 }
 
 func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
@@ -717,6 +741,12 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != msg {
 			continue
 		}
+		if e.storedNotAbove(st, ei) {
+			// Another mailbox of that type, whose messages were all
+			// stored at or below a tag the current one is at least
+			// (the answers of an earlier round, still in a variable).
+			continue
+		}
 		// The one message: a single-location mailbox's content, or a
 		// collection's element 0 when it holds exactly one.
 		el := k
@@ -764,6 +794,38 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 		found = true
 	}
 	return found
+}
+
+// storedNotAbove reports whether every message of mailbox ei is known to
+// be at most the current tag, from how each component compared with the
+// tag when it was stored (rels, curs) and how that tag compares with the
+// current one, lexicographically.
+func (e *engine) storedNotAbove(st *pstate, ei *elemInfo) bool {
+	for j, c := range ei.msg.Components {
+		if j >= len(st.cur) {
+			return false
+		}
+		var r rel
+		switch c.Kind {
+		case annotations.Absent:
+			continue
+		case annotations.Const:
+			r = st.fs.cmp(constTerm(c.Value), st.cur[j])
+		case annotations.Field:
+			if j >= len(ei.rels) || j >= len(ei.curs) || ei.curs[j] == "" {
+				return false
+			}
+			r = composeLE(ei.rels[j], st.fs.cmp(ei.curs[j], st.cur[j]))
+		}
+		switch r {
+		case relLT:
+			return true
+		case relEQ, relLE:
+		default:
+			return false
+		}
+	}
+	return false // possibly equal: the message may be of this very round
 }
 
 // envelopeMessages returns the messages stored into the fields of the

@@ -76,6 +76,11 @@ type taintInfo struct {
 	iter *elemInfo
 	// xid is the root of a received message's tag values (unbounded.go).
 	xid int
+	// fromMbox marks a message read from a mailbox and kept elsewhere.
+	fromMbox bool
+	// nextOf is, for the next step of a range over a mailbox map, the
+	// mailbox's elements (its key and value are one).
+	nextOf *elemInfo
 }
 
 type pendingJump struct {
@@ -278,15 +283,19 @@ func (st *pstate) addFact(a term, op token.Token, b term) bool {
 
 // redefine is called when an SSA value is computed again (in a loop): the
 // facts about its previous value are kept under a primed name, and older
-// ones dropped.
+// ones dropped. Terms are matched by value, not base: a value of an inlined
+// frame ("0.12/v16") has dots in its name that base cuts at, so a helper's
+// loop counter kept both its old and new facts under one name, and the
+// contradiction let the solver derive anything (a message's round below
+// the constant it was built with).
 func (st *pstate) redefine(base string) {
 	primed := base + "'"
 	st.xRedefine(base, primed)
 	// A location below a value computed again is not the one marked.
-	st.unmarkWhere(func(m term, _ bool) bool { b := m.base(); return b == base || b == primed })
+	st.unmarkWhere(func(m term, _ bool) bool { b := m.value(); return b == base || b == primed })
 	// Whether the state mentions base or primed, in one pass.
 	is := func(t term) bool {
-		b := t.base()
+		b := t.value()
 		return b == base || b == primed
 	}
 	mentions := func() bool {
@@ -320,12 +329,12 @@ func (st *pstate) redefine(base string) {
 	synth := make(map[term]term)
 	for i := range st.cur {
 		for j, t := range []*term{&st.cur[i], &st.old[i]} {
-			if t.base() != primed {
+			if t.value() != primed {
 				continue
 			}
 			name := st.freshName(i, j)
 			synth[*t] = name
-			add := st.fs.relate(name, *t, st.terms(), func(u term) bool { return u.base() != primed })
+			add := st.fs.relate(name, *t, st.terms(), func(u term) bool { return u.value() != primed })
 			for k := range st.cur {
 				if k != i && st.cur[k] == *t {
 					st.cur[k] = name
@@ -346,36 +355,36 @@ func (st *pstate) redefine(base string) {
 	// The tags the mailboxes' filters compared the messages with follow
 	// too: a name of the previous value now denotes the new one.
 	st.renameCurs(func(t term) (term, bool) {
-		switch t.base() {
+		switch t.value() {
 		case primed:
 			n, ok := synth[t]
 			return n, ok
 		case base:
-			return renameTerm(t, base, primed), true
+			return renameValue(t, base, primed), true
 		}
 		return t, true
 	})
-	st.fs = st.fs.without(primed).rename(base, primed)
+	st.fs = st.fs.withoutValue(primed).renameValue(base, primed)
 	for i := range st.cur {
-		st.cur[i] = renameTerm(st.cur[i], base, primed)
-		st.old[i] = renameTerm(st.old[i], base, primed)
+		st.cur[i] = renameValue(st.cur[i], base, primed)
+		st.old[i] = renameValue(st.old[i], base, primed)
 	}
 	for k := range st.conds {
-		if k.base() == base || k.base() == primed {
+		if k.value() == base || k.value() == primed {
 			delete(st.mutConds(), k)
 		}
 	}
 	taint := make(map[term]*taintInfo, len(st.taint))
 	for k, v := range st.taint {
-		if k.base() == primed {
+		if k.value() == primed {
 			continue
 		}
-		taint[renameTerm(k, base, primed)] = v
+		taint[renameValue(k, base, primed)] = v
 	}
 	st.taint = taint
 	st.shared &^= sharedTaint
 	for k, v := range st.alias {
-		st.mutAlias()[k] = renameTerm(v, base, primed)
+		st.mutAlias()[k] = renameValue(v, base, primed)
 	}
 }
 
@@ -616,6 +625,15 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 		}
 		return true
 	}
+	if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL && holds || bin.Op == token.NEQ && !holds) {
+		// Structs found equal (m.Pos == r.pos, a tag kept in a struct):
+		// their integer fields are.
+		if s, ok := bin.X.Type().Underlying().(*types.Struct); ok {
+			if !e.structEqual(st, e.term(fr, st, bin.X), e.term(fr, st, bin.Y), s, 0) {
+				return false
+			}
+		}
+	}
 	if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) && isPointer(bin.X.Type()) {
 		// A pointer compared with nil (for nl == nil { ... } after nl
 		// was set on some paths only).
@@ -745,8 +763,8 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 		redefined[string(own)] = true
 	}
 	for i := range asgs {
-		if b := asgs[i].val.base(); redefined[b] {
-			asgs[i].val = renameTerm(asgs[i].val, b, b+"'")
+		if b := asgs[i].val.value(); redefined[b] {
+			asgs[i].val = renameValue(asgs[i].val, b, b+"'")
 		}
 	}
 	for _, a := range asgs {
@@ -1054,7 +1072,13 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		define(in)
 		if it, ok := in.Iter.(*ssa.Range); ok {
 			if _, info := st.tainted(e.term(fr, st, it.X)); info != nil {
-				st.mutTaint()[e.term(fr, st, in)] = &taintInfo{}
+				// The key and value it yields (next#1, next#2) are an
+				// element of the mailbox the iterator ranges over.
+				ni := &taintInfo{}
+				if ri := st.taint[e.term(fr, st, it)]; ri != nil && ri.iter != nil {
+					ni.nextOf, ni.fromMbox = ri.iter, true
+				}
+				st.mutTaint()[e.term(fr, st, in)] = ni
 			}
 		}
 	case *ssa.Range:
@@ -1117,7 +1141,7 @@ func (e *engine) refine(fr *frame, st *pstate, v ssa.Value, from ssa.Value, typ 
 		if xid == 0 || info.msg != m {
 			xid = e.newXID()
 		}
-		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr, xid: xid}
+		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr, xid: xid, fromMbox: info.fromMbox || st.inMailbox(e.term(fr, st, src))}
 	}
 }
 
@@ -1204,14 +1228,40 @@ func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.Deb
 		// *NewLeader): the message it points to is the single-location
 		// mailbox, as for prop = &m; the variable's phis carry it.
 		coll, plain := term(""), false
-		if k, info := st.message(vt); info != nil && info.elem == nil && (info.ptr && k == vt || k != vt && !st.inMailbox(k)) {
-			// (Or a field of a message (kingV = km.V): the value is a
-			// mailbox of its own, and copying it later is not storing
-			// a message again.)
+		k, info := st.message(vt)
+		if info != nil && info.elem == nil && info.ptr && k == vt {
 			coll, plain = vt, true
 		}
 		e.mailboxStore(fr, b, st, vt, ref.Pos(), coll, plain)
+		if info != nil && info.elem == nil && k != vt && !st.inMailbox(k) {
+			// A field of a message (kingV = km.V), checked here as the
+			// message: what the variable holds was read from a mailbox,
+			// and copying it later is not storing a message again.
+			st.mutTaint()[vt] = &taintInfo{fromMbox: true}
+		}
 	}
+}
+
+// structEqual adds x.f == y.f for the integer and boolean fields of the
+// equal structs x and y of type s; false if that is inconsistent.
+func (e *engine) structEqual(st *pstate, x, y term, s *types.Struct, depth int) bool {
+	if depth > 3 {
+		return true
+	}
+	for i := 0; i < s.NumFields(); i++ {
+		f := s.Field(i)
+		fx, fy := term(string(x)+"."+strconv.Itoa(i)), term(string(y)+"."+strconv.Itoa(i))
+		if isTracked(f.Type()) {
+			if !st.addFact(fx, token.EQL, fy) {
+				return false
+			}
+		} else if inner, ok := f.Type().Underlying().(*types.Struct); ok {
+			if !e.structEqual(st, fx, fy, inner, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // dataOfMessage reports whether v, named t, is a number or a boolean
@@ -1285,8 +1335,10 @@ func (e *engine) store(fr *frame, b *ssa.BasicBlock, st *pstate, addr, val ssa.V
 func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Value, vt term, val ssa.Value, typ types.Type, isParam bool, pos token.Pos) {
 	if i := e.varAt(fr, st, addr); i >= 0 {
 		e.assign(fr, b, st, i, vt, pos)
+		e.loopComputed(fr, st, val, pos)
 		return
 	}
+	assignsTag := false
 	if _, isStruct := typ.Underlying().(*types.Struct); isStruct {
 		// A whole struct that holds a synchronization variable (p.st = s
 		// under the tag p.st.round) assigns it the struct's field.
@@ -1295,6 +1347,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 			if v.lifted || !strings.HasPrefix(string(v.addr), at) {
 				continue
 			}
+			assignsTag = true
 			rest := string(v.addr)[len(at)-1 : len(v.addr)-1]
 			nv := term(string(vt) + rest)
 			if strings.Contains(rest, "*") {
@@ -1325,9 +1378,13 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	if base, ok := baseOf(addr); ok {
 		_, local = base.(*ssa.Alloc)
 	}
-	if !local && !(val != nil && isCollection(typ) && emptyValue(val)) {
+	if assignsTag {
+		e.loopComputed(fr, st, val, pos)
+	}
+	if !local && !assignsTag && !(val != nil && isCollection(typ) && emptyValue(val)) {
 		// (Emptying a mailbox of the process state for the next round is
-		// not an update.)
+		// not an update, nor is setting the tag through the struct that
+		// holds it.)
 		e.noteUpdate(fr, b, st, pos, "this update of "+e.describe(addr))
 	}
 	if !local && e.receptionLoop(fr, b) != nil {
@@ -1368,6 +1425,14 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		}
 	}
 	if info != nil && local {
+		if st.inMailbox(vt) && !info.fromMbox {
+			// A message read from a mailbox, kept in a local (for _, a
+			// := range p.acks with a in memory): what is loaded from
+			// there is read from the mailbox too.
+			c := *info
+			c.fromMbox = true
+			info = &c
+		}
 		st.mutTaint()[loc] = info
 		if base, ok := baseOf(addr); ok {
 			if _, isAlloc := base.(*ssa.Alloc); isAlloc {
@@ -2021,6 +2086,15 @@ func (e *engine) mentionsMessage(fr *frame, st *pstate, v ssa.Value, depth int) 
 	}
 	if _, info := st.message(e.term(fr, st, v)); info != nil {
 		return true
+	}
+	// (Or a received value of a type parameter or an interface: in a
+	// generic helper (collect[T]) the message is a T, whose mapping is not
+	// known there.)
+	switch v.Type().Underlying().(type) {
+	case *types.Interface, *types.TypeParam:
+		if _, info := st.tainted(e.term(fr, st, v)); info != nil {
+			return true
+		}
 	}
 	if e.ann.MsgOf(v.Type()) != nil {
 		if _, info := st.tainted(e.term(fr, st, v)); info != nil {

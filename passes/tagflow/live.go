@@ -238,13 +238,18 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 			// differ only in the calls they made distinct states.)
 			return liveBase[v]
 		}
-		if !strings.HasPrefix(base, prefix) {
+		// The frame's own values by their whole name: base cuts an
+		// inlined frame's ("0.12/v16") at its context's dot, which kept
+		// every value of a callee's loop, and its previous ones (primed
+		// by redefine), for ever.
+		own := t.value()
+		if !strings.HasPrefix(own, prefix) {
 			return true // constants, globals, the callers' values
 		}
-		if strings.HasSuffix(base, "'") {
+		if strings.HasSuffix(own, "'") {
 			return false
 		}
-		return liveBase[base]
+		return liveBase[own]
 	}
 	// The terms only spent aliases name (a predicate's result, once the
 	// call is dead): kept, but never branched on again, since a comparison
@@ -279,7 +284,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 				continue
 			}
 			for _, t := range [2]term{c.a, c.b} {
-				if v := t.value(); strings.HasPrefix(v, inner) && !liveBase[v] {
+				if v := t.value(); (strings.HasPrefix(v, inner) || strings.HasPrefix(v, prefix)) && !liveBase[v] {
 					liveBase[v], changed = true, true
 				}
 			}

@@ -88,6 +88,39 @@ func (st *pstate) markUnsure(pos token.Pos) {
 	st.pending = &p
 }
 
+// loopComputed is called where the tag is set from val with a jump
+// pending: a struct an inner loop computed (hi after for ... { if
+// hi.Before(m.Pos) { hi = m.Pos } }, a lexicographic maximum maxLoop does
+// not recognise) may be the maximum the jump needs or not: unsure.
+func (e *engine) loopComputed(fr *frame, st *pstate, val ssa.Value, pos token.Pos) {
+	if st.pending == nil || st.pending.bound != nil || val == nil {
+		return
+	}
+	for depth := 0; depth < 4; depth++ {
+		switch v := val.(type) {
+		case *ssa.Field:
+			val = v.X
+			continue
+		case *ssa.UnOp:
+			val = v.X
+			continue
+		case *ssa.Phi:
+			if _, isStruct := v.Type().Underlying().(*types.Struct); !isStruct {
+				// (A number: maxLoop knows the shapes of its maximum, and
+				// one it rejects is not the tag's.)
+				return
+			}
+			for _, l := range fr.loops {
+				if l.header == v.Block() && !(fr.depth == 0 && l.header == e.header) && !e.hasReceive(l) {
+					st.markUnsure(pos)
+					return
+				}
+			}
+		}
+		return
+	}
+}
+
 // leaveInner is called on an edge leaving loop l (not a reception, not the
 // tagged loop) with a jump pending: a loop computing the maximum of the
 // mailbox's tags records its bound.

@@ -166,6 +166,35 @@ func (fs facts) rename(from, to string) facts {
 	return out
 }
 
+// withoutValue drops the facts about value v (see term.value).
+func (fs facts) withoutValue(v string) facts {
+	var out facts
+	for _, f := range fs {
+		if f.a.value() != v && f.b.value() != v {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// renameValue replaces every term rooted at value from by the same term
+// rooted at to.
+func (fs facts) renameValue(from, to string) facts {
+	out := make(facts, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, mkFact(renameValue(f.a, from, to), f.op, renameValue(f.b, from, to)))
+	}
+	return out
+}
+
+// renameValue is renameTerm by value (see term.value).
+func renameValue(t term, from, to string) term {
+	if t.value() == from {
+		return term(to + string(t)[len(from):])
+	}
+	return t
+}
+
 func renameTerm(t term, from, to string) term {
 	if t.base() == from {
 		return term(to + string(t)[len(from):])

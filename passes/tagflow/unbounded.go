@@ -147,7 +147,7 @@ func (e *engine) xRootOf(st *pstate, t term) int {
 		return 0
 	}
 	for k, info := range st.taint {
-		for _, ei := range [2]*elemInfo{info.elem, info.iter} {
+		for _, ei := range [3]*elemInfo{info.elem, info.iter, info.nextOf} {
 			if ei == nil {
 				continue
 			}
@@ -449,14 +449,22 @@ func (e *engine) xFlow(fr *frame, st *pstate, instr ssa.Instruction) {
 		if !ok {
 			return
 		}
+		own := e.term(fr, st, v)
 		var fs []xform
 		for _, op := range instr.Operands(nil) {
-			if *op != nil {
-				fs = append(fs, e.xHeld(fr, st, *op))
+			if *op == nil {
+				continue
 			}
+			if e.term(fr, st, *op) == own {
+				// Named as its operand (an integer conversion, an
+				// interface holding it): the same value, of the same
+				// form.
+				return
+			}
+			fs = append(fs, e.xHeld(fr, st, *op))
 		}
 		if f := other(fs...); f.kind != xNone {
-			e.xSet(st, e.term(fr, st, v), f)
+			e.xSet(st, own, f)
 		}
 	}
 }
@@ -665,7 +673,7 @@ func (st *pstate) xRedefine(base, primed string) {
 	}
 	var drop []term
 	for k := range st.xs.d {
-		if b := k.base(); b == base || b == primed {
+		if b := k.value(); b == base || b == primed {
 			drop = append(drop, k)
 		}
 	}
@@ -707,7 +715,7 @@ func (st *pstate) xProject(keep func(term) bool) {
 		}
 	}
 	for _, info := range st.taint {
-		used[info.xid], used[xidOf(info.elem)], used[xidOf(info.iter)] = true, true, true
+		used[info.xid], used[xidOf(info.elem)], used[xidOf(info.iter)], used[xidOf(info.nextOf)] = true, true, true, true
 	}
 	dropC := false
 	for id := range x.capped {

@@ -116,3 +116,50 @@ func (p *P) GettersWrong() {
 		}
 	}
 }
+
+type Label int
+
+const (
+	Prepare Label = iota
+	AckL
+	Propose
+)
+
+//sync:msg Ballot,AckL
+type AckMsg struct{ Ballot, From, Last int }
+
+type H struct {
+	ballot int
+	label  Label
+	best   int
+	acks   map[int]AckMsg
+	in     chan AckMsg
+}
+
+// A handler picks the ack with the highest Last from the field mailbox:
+// copying a message read from the mailbox is not storing it.
+func (p *H) onAck(m AckMsg) {
+	if m.Ballot != p.ballot || p.label != AckL {
+		return
+	}
+	p.acks[m.From] = m
+	best := AckMsg{Last: -1}
+	for _, a := range p.acks {
+		if a.Last > best.Last {
+			best = a
+		}
+	}
+	p.best = best.Last
+	p.label = Propose
+	clear(p.acks)
+}
+
+func (p *H) Run() {
+	p.label = AckL
+	clear(p.acks)
+	//sync:tag p.ballot,p.label
+	for {
+		m := <-p.in
+		p.onAck(m)
+	}
+}
