@@ -256,9 +256,25 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		// prop.Justify): what it is put in holds no message.
 		return
 	}
-	ge, eq, maybeLess := e.tagCompare(st, mt, minfo.ptr, m)
+	// data: val is a part of the message with none of its tag fields
+	// (high = nv.HighQC, block = p.Block).
+	data := val != mt && within(val, mt)
+	for _, c := range m.Components {
+		if c.Kind == annotations.Field && within(componentTerm(mt, minfo.ptr, c), val) {
+			data = false
+		}
+	}
+	ge, eq, maybeLess := e.tagCompare(st, mt, minfo.ptr, m, st.cur)
+	if data && !(m.Partial() && eq || !m.Partial() && ge) {
+		// Data of a message put in the state after the tag moved on
+		// (block = p.Block after r.phase = Commit): the message was
+		// received at the last communication point or before, when the
+		// tag was at most what it was there; comparing with that tag is
+		// enough (condition I checks that it does not decrease).
+		ge, eq, maybeLess = e.tagCompare(st, mt, minfo.ptr, m, st.old)
+	}
 	if coll != "" {
-		ei := &elemInfo{msg: m, ptr: minfo.ptr, ge: ge && !m.Partial() || eq, plain: plain}
+		ei := &elemInfo{msg: m, ptr: minfo.ptr, ge: ge && !m.Partial() || eq, plain: plain, data: data}
 		for i, c := range m.Components {
 			r := relUnknown
 			if c.Kind == annotations.Field {
@@ -325,8 +341,9 @@ func (st *pstate) inMailbox(mt term) bool {
 }
 
 // tagCompare says whether the path's facts imply tag(m) >= tag and
-// tag(m) == tag, and whether tag(m) < tag is consistent with them.
-func (e *engine) tagCompare(st *pstate, mt term, ptr bool, m *annotations.Msg) (ge, eq, maybeLess bool) {
+// tag(m) == tag, and whether tag(m) < tag is consistent with them, for the
+// tag given by its components' terms (st.cur, or st.old).
+func (e *engine) tagCompare(st *pstate, mt term, ptr bool, m *annotations.Msg, tag []term) (ge, eq, maybeLess bool) {
 	ge, eq = true, true
 	decided := false
 	for i, c := range m.Components {
@@ -339,7 +356,7 @@ func (e *engine) tagCompare(st *pstate, mt term, ptr bool, m *annotations.Msg) (
 		case annotations.Const:
 			ct = constTerm(c.Value)
 		}
-		r := st.fs.cmp(ct, st.cur[i])
+		r := st.fs.cmp(ct, tag[i])
 		if r != relEQ {
 			eq = false
 		}
@@ -366,9 +383,9 @@ func (e *engine) tagCompare(st *pstate, mt term, ptr bool, m *annotations.Msg) (
 			if m.Components[j].Kind == annotations.Absent {
 				continue
 			}
-			fs = fs.with(mkFact(e.compTerm(mt, ptr, m.Components[j]), token.EQL, st.cur[j]))
+			fs = fs.with(mkFact(e.compTerm(mt, ptr, m.Components[j]), token.EQL, tag[j]))
 		}
-		fs = fs.with(mkFact(e.compTerm(mt, ptr, c), token.LSS, st.cur[i]))
+		fs = fs.with(mkFact(e.compTerm(mt, ptr, c), token.LSS, tag[i]))
 		if fs.consistent() {
 			maybeLess = true
 			break
@@ -392,6 +409,11 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	st.redefine(own)
 	delete(st.mutAlias(), own)
 	delete(st.alias, spentAlias(own)) // st.alias is st's own now
+	for _, x := range extractsOf(in) {
+		xo := fr.ctx + "/v" + strconv.Itoa(e.id(x))
+		delete(st.mutAlias(), xo)
+		delete(st.alias, spentAlias(xo))
+	}
 	if bi, ok := common.Value.(*ssa.Builtin); ok {
 		e.builtinMarks(fr, b, st, in, bi.Name())
 		e.builtin(fr, st, in, bi)
@@ -616,8 +638,34 @@ func (e *engine) inline(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call, 
 				}
 				r.add(mkFact(name, token.EQL, v))
 			}
+			// Each result is the callee's value itself, with its facts
+			// (p, ok := r.await(): the filter's facts about p's fields).
+			for _, x := range extractsOf(in) {
+				if x.Index < len(vals) {
+					k := fr.ctx + "/v" + strconv.Itoa(e.id(x))
+					r.mutAlias()[k] = vals[x.Index]
+					if e.resultAlias == nil {
+						e.resultAlias = make(map[string]bool)
+					}
+					e.resultAlias[k] = true
+				}
+			}
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// extractsOf returns the instructions extracting the results of call in.
+func extractsOf(in *ssa.Call) []*ssa.Extract {
+	if in.Call.Signature().Results().Len() < 2 {
+		return nil
+	}
+	var out []*ssa.Extract
+	for _, r := range *in.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok && x.Tuple == in {
+			out = append(out, x)
+		}
 	}
 	return out
 }
@@ -746,6 +794,9 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 			// stored at or below a tag the current one is at least
 			// (the answers of an earlier round, still in a variable).
 			continue
+		}
+		if ei.data {
+			return false // its elements do not show the messages' tags
 		}
 		// The one message: a single-location mailbox's content, or a
 		// collection's element 0 when it holds exactly one.

@@ -66,7 +66,10 @@ type engine struct {
 	// pkgMethod.
 	xids       int
 	pkgMethods map[string]bool
-	xpos       token.Pos // debugging: the instruction followed
+	// resultAlias marks the alias keys of the results of inlined calls
+	// returning several (see inline): dropped outright once dead.
+	resultAlias map[string]bool
+	xpos        token.Pos // debugging: the instruction followed
 }
 
 // varLoc says where a synchronization variable lives in SSA.
@@ -596,6 +599,12 @@ func (e *engine) term(fr *frame, st *pstate, v ssa.Value) term {
 		// first case says nothing of the second.
 		return term(string(e.term(fr, st, v.X)) + "#ok" + strconv.Itoa(e.typeID(v.AssertedType)))
 	case *ssa.Extract:
+		if _, ok := v.Tuple.(*ssa.Call); ok && st != nil {
+			// A result of an inlined call (see inline).
+			if a, ok := st.alias[fr.ctx+"/v"+strconv.Itoa(e.id(v))]; ok {
+				return a
+			}
+		}
 		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 {
 			return e.term(fr, st, ta.X)
 		}

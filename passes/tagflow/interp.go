@@ -1213,7 +1213,8 @@ func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.Deb
 	if obj := ref.Object(); write && obj != nil && obj.Pos() != id.Pos() {
 		vt := e.term(fr, st, ref.X)
 		data := e.dataOfMessage(st, ref.X, vt)
-		if _, info := st.tainted(vt); info == nil || data {
+		flag := isOkFlag(ref.X)
+		if _, info := st.tainted(vt); info == nil || data || flag {
 			// A count or a flag kept in a variable declared before the
 			// reception loop (n++ for each message) stores the message;
 			// so does a value computed from it (best = max(best, m.V)).
@@ -1221,7 +1222,7 @@ func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.Deb
 				e.recvWrite(fr, b, st, ref.Pos(), ref.X)
 			}
 		}
-		if data {
+		if data || flag {
 			return
 		}
 		// A pointer to a message kept in a variable (nl = m, m a
@@ -1374,6 +1375,15 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		st.add(mkFact(loc, token.EQL, vt))
 	}
 	_, info := st.tainted(vt)
+	if m := e.ann.MsgOf(typ); m != nil && info != nil && !isTracked(typ) {
+		// A received message copied whole (p, ok := r.await() with p
+		// in memory): its tag fields are the ones it was filtered by.
+		for _, c := range m.Components {
+			if c.Kind == annotations.Field {
+				st.add(mkFact(componentTerm(loc, false, c), token.EQL, componentTerm(vt, false, c)))
+			}
+		}
+	}
 	local := false
 	if base, ok := baseOf(addr); ok {
 		_, local = base.(*ssa.Alloc)
@@ -1589,6 +1599,23 @@ func isDeclaration(e *engine, a *ssa.Alloc, pos token.Pos) bool {
 		return false
 	}
 	return a.Pos().IsValid() && pos.IsValid() && e.line(a.Pos()) == e.line(pos)
+}
+
+// isOkFlag reports whether v is the flag of a comma-ok type assertion,
+// map lookup or receive (q, ok = raw.(Msg) with ok declared before): it
+// says whether a value was there, it is not the message.
+func isOkFlag(v ssa.Value) bool {
+	x, ok := v.(*ssa.Extract)
+	if !ok || x.Index != 1 {
+		return false
+	}
+	switch t := x.Tuple.(type) {
+	case *ssa.TypeAssert, *ssa.Lookup:
+		return true
+	case *ssa.UnOp:
+		return t.Op == token.ARROW
+	}
+	return false
 }
 
 func isCollection(t types.Type) bool {

@@ -146,7 +146,13 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		if v := term(k).value(); strings.HasPrefix(v, inner) || strings.HasPrefix(v, prefix) && !liveBase[v] {
 			m := st.mutAlias()
 			delete(m, k)
-			m[spentAlias(k)] = t
+			if !e.resultAlias[k] {
+				m[spentAlias(k)] = t
+			}
+			// (A result of a call returning several is read only
+			// through its own value: once that is dead, nothing reads
+			// the callee's value again, and keeping it would keep the
+			// received messages of every call site in the state.)
 		}
 	}
 	// The values of returned callees that the state names elsewhere: the

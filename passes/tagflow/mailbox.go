@@ -21,6 +21,10 @@ type elemInfo struct {
 	ge bool
 	// plain marks a single-location mailbox (its element is the location).
 	plain bool
+	// data marks a mailbox holding a part of each message that has none
+	// of its tag fields (high = nv.HighQC): its elements' fields are not
+	// the messages' tag components, even where the paths look alike.
+	data bool
 	// xid is the root of the stored messages' tag values (unbounded.go):
 	// -1 for a join of two mailboxes.
 	xid int
@@ -53,9 +57,9 @@ func joinElem(a, b *elemInfo) *elemInfo {
 		xid = -1
 	}
 	if a.msg != b.msg || len(a.rels) != len(b.rels) {
-		return &elemInfo{msg: a.msg, ptr: a.ptr, rels: make([]rel, len(a.rels)), curs: a.curs, xid: xid}
+		return &elemInfo{msg: a.msg, ptr: a.ptr, rels: make([]rel, len(a.rels)), curs: a.curs, xid: xid, data: a.data || b.data}
 	}
-	out := &elemInfo{msg: a.msg, ptr: a.ptr, ge: a.ge && b.ge, curs: a.curs, plain: a.plain && b.plain, xid: xid}
+	out := &elemInfo{msg: a.msg, ptr: a.ptr, ge: a.ge && b.ge, curs: a.curs, plain: a.plain && b.plain, xid: xid, data: a.data || b.data}
 	for i := range a.rels {
 		r := joinRel(a.rels[i], b.rels[i])
 		if a.curs[i] != b.curs[i] {
@@ -91,7 +95,7 @@ func element(t, k term, info *elemInfo) (term, bool) {
 // with its mailbox information and the component's index.
 func (st *pstate) elementOf(t term) (term, *elemInfo, int) {
 	for k, info := range st.taint {
-		if info.elem == nil {
+		if info.elem == nil || info.elem.data {
 			continue
 		}
 		elem, ok := element(t, k, info.elem)

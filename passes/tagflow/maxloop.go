@@ -253,7 +253,7 @@ func (e *engine) maxLoop1(fr *frame, st *pstate, l *natLoop) *jumpBound {
 	if _, isIter := coll.(*ssa.Range); isIter {
 		ei = ti.iter
 	}
-	if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg || ei.plain {
+	if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg || ei.plain || ei.data {
 		return nil
 	}
 	// It is the only live mailbox of that message type in the function

@@ -34,6 +34,36 @@ import (
 // mailbox (its elemInfo's xid); a message stored into a mailbox passes on
 // its constraints, and every element read from a mailbox has the
 // mailbox's root: if one element is bounded, none can serve.
+//
+// A root is one tag component of a received message or of a mailbox's
+// elements (xroot): the witness changes that component only, so the
+// path's tests of the others (m.Step == Estimate) bound nothing it needs.
+// A message or a mailbox handed to a call is bounded in every component
+// (its whole root).
+
+// xroot is the root of component i of the message or mailbox numbered
+// xid. Components past the fourteenth share one root, which only bounds
+// more.
+func xroot(xid, i int) int {
+	if xid <= 0 {
+		return -1
+	}
+	return xid<<4 | (min(i, 14) + 1)
+}
+
+// xwhole is the root standing for every component of root r's message or
+// mailbox.
+func xwhole(r int) int {
+	if r <= 0 {
+		return r
+	}
+	return r &^ 15
+}
+
+// isCapped reports whether root r is bounded on the path.
+func (x *xstate) isCapped(r int) bool {
+	return x.capped[r] || x.capped[xwhole(r)]
+}
 
 // xkind is how a value depends on its root's value x.
 type xkind uint8
@@ -148,24 +178,24 @@ func (e *engine) xRootOf(st *pstate, t term) int {
 	}
 	for k, info := range st.taint {
 		for _, ei := range [3]*elemInfo{info.elem, info.iter, info.nextOf} {
-			if ei == nil {
+			if ei == nil || ei.data {
 				continue
 			}
 			elem, ok := element(t, k, ei)
 			if !ok {
 				continue
 			}
-			for _, c := range ei.msg.Components {
+			for ci, c := range ei.msg.Components {
 				if c.Kind == annotations.Field && componentTerm(elem, ei.ptr, c) == t {
-					return ei.xid
+					return xroot(ei.xid, ci)
 				}
 			}
 		}
 	}
 	if mt, info := st.message(t); info != nil && info.elem == nil && info.xid != 0 {
-		for _, c := range info.msg.Components {
+		for ci, c := range info.msg.Components {
 			if c.Kind == annotations.Field && componentTerm(mt, info.ptr, c) == t {
-				return info.xid
+				return xroot(info.xid, ci)
 			}
 		}
 	}
@@ -241,7 +271,7 @@ func (e *engine) xCap(st *pstate, id int, why string) {
 		e.xPoison(st, why+" (unknown root)")
 		return
 	}
-	if st.xs != nil && st.xs.capped[id] {
+	if st.xs != nil && st.xs.isCapped(id) {
 		return
 	}
 	if debug {
@@ -252,8 +282,8 @@ func (e *engine) xCap(st *pstate, id int, why string) {
 		x.capped = make(map[int]bool)
 	}
 	x.capped[id] = true
-	for _, m := range x.into[id] {
-		x.capped[m] = true
+	for _, m := range x.into[xwhole(id)] {
+		x.capped[m|id&15] = true
 	}
 }
 
@@ -608,11 +638,11 @@ func (e *engine) xCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallCommon) {
 			}
 			for _, ei := range [2]*elemInfo{info.elem, info.iter} {
 				if ei != nil {
-					e.xCap(st, ei.xid, "mailbox passed to "+calleeName(c))
+					e.xCap(st, xwhole(xroot(ei.xid, 0)), "mailbox passed to "+calleeName(c))
 				}
 			}
 			if info.msg != nil && info.xid != 0 {
-				e.xCap(st, info.xid, "message passed to "+calleeName(c))
+				e.xCap(st, xwhole(xroot(info.xid, 0)), "message passed to "+calleeName(c))
 			}
 		}
 	}
@@ -633,12 +663,14 @@ func (e *engine) xHavoc(st *pstate, i int) {
 	st.mutX().cur[i] = xform{kind: xOther, root: -1}
 }
 
-// xStoreMsg records that the message of root msg is stored in the mailbox
-// of root mbox: the mailbox's elements are bounded if it is.
+// xStoreMsg records that the message numbered msg is stored in the
+// mailbox numbered mbox: the mailbox's elements are bounded in each
+// component the message is.
 func (e *engine) xStoreMsg(st *pstate, msg, mbox int) {
-	if msg == 0 || mbox == 0 || msg == mbox {
+	if msg <= 0 || mbox <= 0 || msg == mbox {
 		return
 	}
+	msg, mbox = xwhole(xroot(msg, 0)), xwhole(xroot(mbox, 0))
 	x := st.mutX()
 	if debug {
 		fmt.Printf("xstoremsg %d -> %d (capped %v)\n", msg, mbox, x.capped)
@@ -649,11 +681,10 @@ func (e *engine) xStoreMsg(st *pstate, msg, mbox int) {
 	if !slices.Contains(x.into[msg], mbox) {
 		x.into[msg] = append(slices.Clone(x.into[msg]), mbox)
 	}
-	if x.capped[msg] {
-		if x.capped == nil {
-			x.capped = make(map[int]bool)
+	for r := range x.capped {
+		if xwhole(r) == msg {
+			x.capped[mbox|r&15] = true
 		}
-		x.capped[mbox] = true
 	}
 }
 
@@ -705,21 +736,23 @@ func (st *pstate) xProject(keep func(term) bool) {
 			break
 		}
 	}
-	used := make(map[int]bool)
+	used := make(map[int]bool) // by whole root
 	for i := range x.cur {
-		used[x.cur[i].root], used[x.old[i].root] = true, true
+		used[xwhole(x.cur[i].root)], used[xwhole(x.old[i].root)] = true, true
 	}
 	for k, f := range x.d {
 		if keep(k) {
-			used[f.root] = true
+			used[xwhole(f.root)] = true
 		}
 	}
 	for _, info := range st.taint {
-		used[info.xid], used[xidOf(info.elem)], used[xidOf(info.iter)], used[xidOf(info.nextOf)] = true, true, true, true
+		for _, id := range [4]int{info.xid, xidOf(info.elem), xidOf(info.iter), xidOf(info.nextOf)} {
+			used[xwhole(xroot(id, 0))] = true
+		}
 	}
 	dropC := false
 	for id := range x.capped {
-		if !used[id] {
+		if !used[xwhole(id)] {
 			dropC = true
 		}
 	}
@@ -743,7 +776,7 @@ func (st *pstate) xProject(keep func(term) bool) {
 	if dropC {
 		n.capped = make(map[int]bool, len(x.capped))
 		for id := range x.capped {
-			if used[id] {
+			if used[xwhole(id)] {
 				n.capped[id] = true
 			}
 		}
@@ -781,8 +814,9 @@ func xJoin(j, a, b *pstate) {
 	if bx == nil {
 		bx = &xstate{cur: make([]xform, len(b.cur)), old: make([]xform, len(b.cur))}
 	}
-	ren := make(map[int]int)
+	ren := make(map[int]int) // by whole root
 	pair := func(ra, rb int) {
+		ra, rb = xwhole(ra), xwhole(rb)
 		if ra <= 0 || rb <= 0 || ra == rb {
 			return
 		}
@@ -802,14 +836,18 @@ func xJoin(j, a, b *pstate) {
 	}
 	for k, ia := range a.taint {
 		if ib := b.taint[k]; ib != nil {
-			pair(ia.xid, ib.xid)
-			pair(xidOf(ia.elem), xidOf(ib.elem))
-			pair(xidOf(ia.iter), xidOf(ib.iter))
+			pair(xroot(ia.xid, 0), xroot(ib.xid, 0))
+			pair(xroot(xidOf(ia.elem), 0), xroot(xidOf(ib.elem), 0))
+			pair(xroot(xidOf(ia.iter), 0), xroot(xidOf(ib.iter), 0))
 		}
 	}
 	mapf := func(f xform) xform {
-		if r, ok := ren[f.root]; ok {
-			f.root = r
+		if r, ok := ren[xwhole(f.root)]; ok {
+			if r < 0 {
+				f.root = -1
+			} else {
+				f.root = r | f.root&15
+			}
 		}
 		return f
 	}
@@ -839,7 +877,7 @@ func xJoin(j, a, b *pstate) {
 		x.capped[id] = true
 	}
 	for id := range ax.capped {
-		if r, ok := ren[id]; ok {
+		if r, ok := ren[xwhole(id)]; ok {
 			if r < 0 {
 				if debug {
 					fmt.Println("xpoison: join")
@@ -847,7 +885,7 @@ func xJoin(j, a, b *pstate) {
 				x.poison = true
 				continue
 			}
-			id = r
+			id = r | id&15
 		}
 		x.capped[id] = true
 	}
@@ -876,7 +914,7 @@ func (e *engine) xRefutes(st *pstate, i int) (token.Pos, bool) {
 		return token.NoPos, false
 	}
 	o, c := x.old[i], x.cur[i]
-	if o.kind != xSame || o.root <= 0 || x.capped[o.root] || c.kind != xNone {
+	if o.kind != xSame || o.root <= 0 || x.isCapped(o.root) || c.kind != xNone {
 		return token.NoPos, false
 	}
 	// Lexicographically: the variables before i are unchanged.

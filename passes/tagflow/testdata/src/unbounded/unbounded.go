@@ -329,3 +329,62 @@ func (p *UProc) CounterLeader() {
 		}
 	}
 }
+
+// Msg carries both components as fields (one type for every round).
+//
+//sync:msg Ballot,Step
+type Msg struct {
+	Ballot int
+	Step   Phase
+}
+
+// SProc exchanges Msg.
+type SProc struct {
+	ballot int
+	phase  Phase
+	id, n  int
+	in     chan Msg
+	out    chan Msg
+}
+
+// The attempt counter again, with the round of a message tested for
+// equality: that bounds its Step, not its Ballot, so a message with a
+// larger ballot still leads to the violation.
+func (p *SProc) Counter() {
+	//sync:tag p.ballot,p.phase
+	for b := 0; ; b++ {
+		p.ballot = b*p.n + p.id // want `condition 1: p.ballot may be set lower than it was at send \(line 368\): it held there a value received in a message, which nothing on the path bounds above, and is now set to a value that does not depend on it`
+		p.phase = Prepare
+		var prepares []Msg
+		for len(prepares) == 0 {
+			m := <-p.in
+			if m.Step != Prepare || m.Ballot < p.ballot {
+				continue
+			}
+			prepares = append(prepares, m)
+		}
+		p.ballot = prepares[0].Ballot
+		p.phase = Promise
+		p.out <- Msg{Ballot: p.ballot, Step: p.phase}
+	}
+}
+
+// The same with the ballot tested for equality: it cannot tell.
+func (p *SProc) CounterEqual() {
+	//sync:tag p.ballot,p.phase
+	for b := 0; ; b++ {
+		p.ballot = b*p.n + p.id // want `cannot prove 1: cannot tell that p.ballot is not lower than at`
+		p.phase = Prepare
+		var prepares []Msg
+		for len(prepares) == 0 {
+			m := <-p.in
+			if m.Step != Prepare || m.Ballot < p.ballot || m.Ballot != p.n {
+				continue
+			}
+			prepares = append(prepares, m)
+		}
+		p.ballot = prepares[0].Ballot
+		p.phase = Promise
+		p.out <- Msg{Ballot: p.ballot, Step: p.phase}
+	}
+}
