@@ -120,6 +120,12 @@ func (e *engine) sendCheck(fr *frame, st *pstate, val ssa.Value, pos token.Pos) 
 			val = mi.X
 			continue
 		}
+		if ct, ok := val.(*ssa.ChangeType); ok && e.ann.MsgOf(val.Type()) == nil {
+			// A message handed to a generic function as its type
+			// parameter (send[T](ch chan T, m T)).
+			val = ct.X
+			continue
+		}
 		if _, ok := val.(*ssa.Parameter); ok && e.ann.MsgOf(val.Type()) == nil {
 			// A send helper's parameter of an interface type
 			// (sendTo(q int, m Message)): the message is what the
@@ -146,6 +152,7 @@ func (e *engine) sendCheck(fr *frame, st *pstate, val ssa.Value, pos token.Pos) 
 	_, ptr := val.Type().Underlying().(*types.Pointer)
 	t := e.term(fr, st, val)
 	name := m.Name(e.pass.Pkg)
+
 	for i, c := range m.Components {
 		v := e.vars[i]
 		switch c.Kind {

@@ -199,6 +199,18 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		// the caller built (send(&Accept{...})): the helper's memory
 		// below it is not the process state.
 		if v, _ := callerValue(fr, p); v != ssa.Value(p) {
+			if ct, ok := v.(*ssa.ChangeType); ok {
+				v = ct.X
+			}
+			if _, ok := types.Unalias(p.Type()).(*types.TypeParam); ok {
+				// A generic function's parameter of a type parameter
+				// (send[T](ch chan T, m T)): a copy if the caller's
+				// value is one.
+				switch v.Type().Underlying().(type) {
+				case *types.Struct, *types.Array, *types.Basic:
+					continue
+				}
+			}
 			if mi, ok := v.(*ssa.MakeInterface); ok {
 				if !isPointer(mi.X.Type()) {
 					continue
@@ -217,6 +229,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	for _, fv := range fr.fn.FreeVars {
 		stateBases[e.term(fr, st, fv).base()] = true
 	}
+
 	keep := func(t term) bool {
 		if keepTerm[t] {
 			return true
@@ -356,8 +369,12 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		}
 		st.fs = nfs
 	}
-	for k := range st.taint {
-		if !keep(k) {
+	for k, info := range st.taint {
+		if !keep(k) || (info.elem != nil || info.iter != nil) && spentOnlyWithin(spentOnly, k) {
+			// (A mailbox a helper returned, once the caller's value
+			// for it is dead, is never read again: kept, it would
+			// stand as another mailbox of its messages' type for the
+			// rest of the iteration, see checkedSingleton.)
 			delete(st.mutTaint(), k)
 		}
 	}
@@ -505,6 +522,20 @@ func clearMap[K comparable, V any](m map[K]V) {
 	if len(m) > 0 {
 		clear(m)
 	}
+}
+
+// spentOnlyWithin reports whether term k is, or lies below, a term that
+// only spent aliases name.
+func spentOnlyWithin(spentOnly map[term]bool, k term) bool {
+	if spentOnly[k] {
+		return true
+	}
+	for t := range spentOnly {
+		if within(k, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // spentAlias is the key under which project keeps an alias that will not

@@ -96,3 +96,33 @@ func (p *AnyProc) constructed() {
 		p.sendTo(0, p.newMsg(Echo))
 	}
 }
+
+// GenProc sends through a generic helper: the message is the type
+// parameter's value, a copy of what the loop built.
+type GenProc struct {
+	round int
+	step  Step
+	out   chan Msg
+}
+
+func send[T any](ch chan T, m T) { ch <- m } // want `condition 2: Msg sent with Step from before p.step was set at line 125`
+
+func (p *GenProc) correct() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = Echo
+		send(p.out, Msg{Round: p.round, Step: Echo})
+	}
+}
+
+func (p *GenProc) wrongStep() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = Echo
+		send(p.out, Msg{Round: p.round, Step: Echo})
+		p.step = Ready
+		send(p.out, Msg{Round: p.round, Step: Echo})
+	}
+}
