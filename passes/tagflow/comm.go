@@ -584,27 +584,42 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 	var callee *ssa.Function
 	bind := make(map[ssa.Value]term)
 	args := c.Args
-	switch v := c.Value.(type) {
+	fn, vfr := c.Value, fr
+	if p, ok := fn.(*ssa.Parameter); ok {
+		// A function handed to a helper (collect(ch, keep) with keep
+		// a literal of the caller): the caller's function, its free
+		// variables bound in the caller's frame.
+		if v, cfr := callerValue(fr, p); v != ssa.Value(p) {
+			fn, vfr = v, cfr
+		}
+	}
+	switch v := fn.(type) {
 	case *ssa.Function:
-		// An instance of a generic function is interpreted as the
-		// generic function: its wrapper only converts the arguments;
-		// a method expression's thunk as the method.
+		// An instance of a generic function is interpreted as built
+		// for its type arguments (its messages are of their types); a
+		// method expression's thunk as the method.
 		callee = originOf(v)
+		if v.Origin() != nil && v.Blocks != nil {
+			callee = v
+		}
 	case *ssa.MakeClosure:
 		fn := v.Fn.(*ssa.Function)
 		callee = originOf(fn)
 		if callee != fn && isBound(fn) {
 			// A method value: the method, on the bound receiver.
+			if vfr != fr {
+				return nil, nil // (its receiver is a value of the caller)
+			}
 			args = append([]ssa.Value{v.Bindings[0]}, args...)
 			break
 		}
 		for i, fv := range callee.FreeVars {
-			bind[fv] = e.term(fr, st, v.Bindings[i])
+			bind[fv] = e.term(vfr, st, v.Bindings[i])
 		}
 	default:
 		return nil, nil
 	}
-	if callee.Blocks == nil || callee.Pkg != e.fn.Pkg || !e.sum.relevant[callee] && !(inRecv && e.writesState(callee, nil)) {
+	if o := originOf(callee); callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !(inRecv && e.writesState(o, nil)) {
 		return nil, nil
 	}
 	if fr.fn == callee {

@@ -1387,6 +1387,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	local := false
 	if base, ok := baseOf(addr); ok {
 		_, local = base.(*ssa.Alloc)
+		local = local && !e.throughStatePointer(addr)
 	}
 	if assignsTag {
 		e.loopComputed(fr, st, val, pos)
@@ -1521,6 +1522,38 @@ func baseOf(addr ssa.Value) (ssa.Value, bool) {
 	}
 }
 
+// throughStatePointer reports whether addr is reached through a pointer
+// loaded from memory that may lead to the process state: a receiver kept
+// in a local because a closure captures it (n.leader = true, n in a heap
+// cell) is the process, not a local variable.
+func (e *engine) throughStatePointer(addr ssa.Value) bool {
+	for {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.UnOp:
+			if a.Op != token.MUL {
+				return false
+			}
+			if isPointer(a.Type()) {
+				for _, v := range e.vars {
+					if v.root == a.X {
+						return true // the cell holding the process
+					}
+				}
+				if e.reachesState(a.Type(), 0) {
+					return true
+				}
+			}
+			addr = a.X
+		default:
+			return false
+		}
+	}
+}
+
 // describe renders an address for messages, e.g. "p.est".
 func (e *engine) describe(addr ssa.Value) string {
 	switch a := addr.(type) {
@@ -1535,6 +1568,10 @@ func (e *engine) describe(addr ssa.Value) string {
 		return a.Name()
 	case *ssa.FreeVar:
 		return a.Name()
+	case *ssa.Alloc:
+		if a.Comment != "" && token.IsIdentifier(a.Comment) {
+			return a.Comment // a variable a closure captures
+		}
 	}
 	return "a variable"
 }

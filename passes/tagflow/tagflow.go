@@ -72,7 +72,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(ann.Loops) == 0 {
 		return res, nil
 	}
-	prog := ssa.NewProgram(pass.Fset, ssa.GlobalDebug)
+	prog := ssa.NewProgram(pass.Fset, ssa.GlobalDebug|ssa.InstantiateGenerics)
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
 	}
