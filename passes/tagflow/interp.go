@@ -1096,14 +1096,86 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		}
 	case *ssa.Call:
 		return e.call(fr, b, st, in)
-	case *ssa.Go, *ssa.Defer:
-		// Goroutines and deferred calls run outside the loop's rounds.
+	case *ssa.Go:
+		// A goroutine runs outside the loop's rounds; one that sends a
+		// message (go p.send(m), go func() { p.out <- m }()) is not
+		// followed, and says so.
+		common := in.Common()
+		if c := e.ann.CommOf(calleeObj(common)); c != nil && c.Kind == annotations.Send {
+			// go p.send(m) with send a //sync:send function: the
+			// message is sent as of here (its arguments are evaluated
+			// here; the network may deliver it late, as any message).
+			args := common.Args
+			if !common.IsInvoke() && common.Signature().Recv() != nil && len(args) > 0 {
+				args = args[1:]
+			}
+			e.jumpCheck(fr, b, st, in.Pos(), "this send")
+			e.monoCheck(st, in.Pos(), "send")
+			e.cp(st, in.Pos(), "send")
+			for _, a := range args {
+				e.sendCheck(fr, st, a, in.Pos())
+			}
+		} else if fn := e.goTarget(common); fn != nil && e.sendsMessage(fn, 0, map[*ssa.Function]bool{}) {
+			e.report(Finding{Cond: 2, Pos: in.Pos(), Unproven: true,
+				Message: "cannot tell what the messages sent by the goroutine started here carry: ccvet does not follow goroutines (send from the loop, or start a //sync:send function: go p.send(m) is checked as a send)"})
+		}
+	case *ssa.Defer:
+		// Deferred calls run when the loop's function returns.
 	default:
 		if v, ok := instr.(ssa.Value); ok {
 			define(v)
 		}
 	}
 	return []*pstate{st}
+}
+
+// goTarget returns the function a go statement starts, if it is known.
+func (e *engine) goTarget(c *ssa.CallCommon) *ssa.Function {
+	switch v := c.Value.(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		f, _ := v.Fn.(*ssa.Function)
+		return f
+	}
+	return nil
+}
+
+// sendsMessage reports whether fn, or a function of the package it calls
+// (up to a few calls deep), sends a value that may hold a message on a
+// channel or through a //sync:send function.
+func (e *engine) sendsMessage(fn *ssa.Function, depth int, seen map[*ssa.Function]bool) bool {
+	if fn == nil || depth > 3 || seen[fn] || fn.Blocks == nil {
+		return false
+	}
+	seen[fn] = true
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Send:
+				if e.mayHoldMsg(in.X.Type(), 0) {
+					return true
+				}
+			case *ssa.Select:
+				for _, s := range in.States {
+					if s.Dir == types.SendOnly && e.mayHoldMsg(s.Send.Type(), 0) {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				c := in.Common()
+				if obj := calleeObj(c); obj != nil {
+					if cm := e.ann.CommOf(obj); cm != nil && cm.Kind == annotations.Send {
+						return true
+					}
+				}
+				if g := e.goTarget(c); g != nil && originOf(g).Pkg == e.fn.Pkg && e.sendsMessage(originOf(g), depth+1, seen) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // taint marks a received value as message-derived.

@@ -36,7 +36,7 @@ func TestPackages(t *testing.T) {
 	for _, pkg := range []string{
 		"basic", "evalrepro", "writes", "stalefield", "envelope",
 		"backedge", "reinline", "helpersend", "recvwrites", "depth", "maxloop", "endjump", "usedata", "lexorder", "dispatch", "ptrmsg",
-		"fieldmbox", "unbounded", "msgdata", "structtag", "helperloop", "laterdata", "returnedmbox", "generics",
+		"fieldmbox", "unbounded", "msgdata", "structtag", "helperloop", "laterdata", "returnedmbox", "generics", "gosend",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), report, pkg)
