@@ -935,6 +935,11 @@ func envelopeMessages(e *engine, val ssa.Value) []ssa.Value {
 			}
 			if e.ann.MsgOf(v.Type()) != nil {
 				out = append(out, v)
+			} else if _, ok := v.(*ssa.Parameter); ok && types.IsInterface(v.Type()) {
+				// A helper's parameter wrapped in the envelope
+				// (bcast(m any) { out <- Envelope{Msg: m} }):
+				// sendCheck follows it to what the caller passed.
+				out = append(out, v)
 			}
 		}
 	}

@@ -126,3 +126,40 @@ func (p *GenProc) wrongStep() {
 		send(p.out, Msg{Round: p.round, Step: Echo})
 	}
 }
+
+// Envelope wraps a message with its sender.
+type Envelope struct {
+	From int
+	Msg  any
+}
+
+// EnvProc sends through a helper that wraps its parameter in an
+// envelope: the message is what the caller passed.
+type EnvProc struct {
+	id    int
+	round int
+	step  Step
+	out   chan Envelope
+}
+
+func (p *EnvProc) bcast(m any) { p.out <- Envelope{From: p.id, Msg: m} } // want `condition 2: Msg sent with Step from before p.step was set at line 162`
+
+func (p *EnvProc) correct() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = Echo
+		p.bcast(Msg{Round: p.round, Step: Echo})
+	}
+}
+
+func (p *EnvProc) wrongStep() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = Echo
+		p.bcast(Msg{Round: p.round, Step: Echo})
+		p.step = Ready
+		p.bcast(Msg{Round: p.round, Step: Echo})
+	}
+}
