@@ -41,9 +41,11 @@ type engine struct {
 	steps  int
 	// frames are numbered for term names.
 	nframes int
-	// writeIdents are the identifiers assigned to, for lifted locals.
-	writeIdents map[*ast.Ident]bool
-	aborted     bool
+	// writeIdents are the identifiers assigned to, for lifted locals;
+	// helperIdents the same for inlined functions.
+	writeIdents  map[*ast.Ident]bool
+	helperIdents map[*ssa.Function]map[*ast.Ident]bool
+	aborted      bool
 	// entries collects what is known at the entry of nested tagged loops;
 	// entry is this loop's, when known.
 	entries map[*annotations.Loop]*entry
@@ -485,32 +487,51 @@ func hasAddrRef(fn *ssa.Function, obj *types.Var) bool {
 // collectWriteIdents finds the identifiers that are assigned to in the
 // loop's function, to tell writes of lifted locals from reads.
 func (e *engine) collectWriteIdents() {
-	e.writeIdents = make(map[*ast.Ident]bool)
-	syn := e.fn.Syntax()
+	e.writeIdents = writeIdentsOf(e.fn.Syntax())
+}
+
+// helperWrites returns the identifiers assigned to in fn, an inlined
+// function (cached).
+func (e *engine) helperWrites(fn *ssa.Function) map[*ast.Ident]bool {
+	if w, ok := e.helperIdents[fn]; ok {
+		return w
+	}
+	if e.helperIdents == nil {
+		e.helperIdents = make(map[*ssa.Function]map[*ast.Ident]bool)
+	}
+	w := writeIdentsOf(fn.Syntax())
+	e.helperIdents[fn] = w
+	return w
+}
+
+// writeIdentsOf returns the identifiers assigned to in syn.
+func writeIdentsOf(syn ast.Node) map[*ast.Ident]bool {
+	w := make(map[*ast.Ident]bool)
 	if syn == nil {
-		return
+		return w
 	}
 	ast.Inspect(syn, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
 				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-					e.writeIdents[id] = true
+					w[id] = true
 				}
 			}
 		case *ast.IncDecStmt:
 			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-				e.writeIdents[id] = true
+				w[id] = true
 			}
 		case *ast.RangeStmt:
 			for _, x := range []ast.Expr{n.Key, n.Value} {
 				if id, ok := x.(*ast.Ident); ok {
-					e.writeIdents[id] = true
+					w[id] = true
 				}
 			}
 		}
 		return true
 	})
+	return w
 }
 
 // typeID numbers the types asserted in the loop, identical types alike.

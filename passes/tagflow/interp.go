@@ -1259,11 +1259,24 @@ func (e *engine) offset(st *pstate, v, x term, c string) {
 // debugRef follows assignments to lifted local synchronization variables,
 // and stores of messages into local mailbox variables.
 func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.DebugRef) {
-	if fr.depth != 0 || ref.IsAddr {
+	if ref.IsAddr {
 		return
 	}
 	id, ok := ast.Unparen(ref.Expr).(*ast.Ident)
 	if !ok {
+		return
+	}
+	if fr.depth != 0 {
+		// In a helper, only what its reception loop writes to its own
+		// variables (a count of messages, same++): checked as if
+		// written in place.
+		if obj := ref.Object(); obj != nil && obj.Pos() != id.Pos() && e.helperWrites(fr.fn)[id] {
+			if _, info := st.tainted(e.term(fr, st, ref.X)); info == nil {
+				if owner, l := e.recvOwner(fr, b); l != nil && owner == fr && !e.inSpan(l, obj.Pos()) {
+					e.recvWrite(fr, b, st, ref.Pos(), ref.X)
+				}
+			}
+		}
 		return
 	}
 	write := e.writeIdents[id]

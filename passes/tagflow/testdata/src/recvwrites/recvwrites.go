@@ -2,7 +2,8 @@
 // records only the sender (prepares[m.From] = true) or a count (n++), and
 // handlers of the package called inside the reception. Such a write
 // stores the message it depends on, and its tag must be checked as if
-// the message itself were kept (condition III).
+// the message itself were kept (condition III). So is a count kept by a
+// helper's own reception loop (countAnyPrepare).
 package recvwrites
 
 import "time"
@@ -308,5 +309,48 @@ func (p *Proc) countDecisions() {
 			}
 		}
 		p.outcomes = append(p.outcomes, n > 0)
+	}
+}
+
+// countPrepares counts the prepares of the current round in a helper: its
+// count is written by its own reception loop.
+func (r *Replica) countPrepares(quorum int) {
+	r.step = Prepare
+	n := 0
+	for n < quorum {
+		m := <-r.in
+		if m.View == r.view && m.Step == Prepare {
+			n++
+		}
+	}
+}
+
+// countAnyPrepare forgets the view.
+func (r *Replica) countAnyPrepare(quorum int) {
+	r.step = Prepare
+	n := 0
+	for n < quorum {
+		m := <-r.in
+		if m.Step == Prepare {
+			n++ // want `condition 3: Msg stored without checking that its tag is >= \(r.view,r.step\)`
+		}
+	}
+}
+
+func (r *Replica) helperCounter(quorum int) {
+	//sync:tag r.view,r.step
+	for {
+		r.view++
+		r.countPrepares(quorum)
+		r.committed = true
+	}
+}
+
+func (r *Replica) helperCounterStale(quorum int) {
+	//sync:tag r.view,r.step
+	for {
+		r.view++
+		r.countAnyPrepare(quorum)
+		r.committed = true
 	}
 }
