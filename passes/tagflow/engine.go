@@ -72,6 +72,8 @@ type engine struct {
 	// returning several (see inline): dropped outright once dead.
 	resultAlias map[string]bool
 	xpos        token.Pos // debugging: the instruction followed
+	// curFr is the frame of the instruction being interpreted.
+	curFr *frame
 }
 
 // varLoc says where a synchronization variable lives in SSA.
@@ -130,7 +132,21 @@ func newEngine(pass *analysis.Pass, ann *annotations.Annotations, l *annotations
 	return &engine{pass: pass, ann: ann, loop: l, fn: fn, sum: sum, out: out, ids: make(map[ssa.Value]int)}
 }
 
-func (e *engine) report(f Finding) { e.out.Findings = append(e.out.Findings, f) }
+func (e *engine) report(f Finding) {
+	// A finding inside a helper says where the loop called it (on the
+	// first path that reached it: a helper called from several places
+	// is reported once).
+	if fr := e.curFr; fr != nil && fr.depth > 0 {
+		if syn := fr.fn.Syntax(); syn != nil && syn.Pos() <= f.Pos && f.Pos < syn.End() {
+			for ; fr != nil && fr.depth > 0 && fr.call != nil && len(f.Related) < 8; fr = fr.parent {
+				if fr.call.Pos().IsValid() {
+					f.Related = append(f.Related, annotations.Related{Pos: fr.call.Pos(), Message: calleeName(fr.call.Common()) + " is called here"})
+				}
+			}
+		}
+	}
+	e.out.Findings = append(e.out.Findings, f)
+}
 
 func (e *engine) unprovenAll(pos token.Pos, format string, args ...any) {
 	for c := 1; c <= 4; c++ {

@@ -537,6 +537,7 @@ func (e *engine) block(fr *frame, b *ssa.BasicBlock, st *pstate, loopFrame bool,
 			continue
 		}
 		e.steps++
+		e.curFr = fr
 		if e.steps > maxSteps {
 			e.abort(b, "the loop is too large to analyse")
 			return

@@ -1,6 +1,8 @@
 package tagflow_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/annotations"
@@ -55,4 +57,33 @@ func TestPanicContained(t *testing.T) {
 		}
 	})()
 	analysistest.Run(t, analysistest.TestData(), report, "panics")
+}
+
+// reportCalls reports the findings with the call sites among their related
+// positions, so that a test can assert them.
+var reportCalls = &analysis.Analyzer{
+	Name:     "tagflowcalls",
+	Doc:      "reports the tag dataflow's findings with their call sites (test only)",
+	Requires: []*analysis.Analyzer{tagflow.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[tagflow.Analyzer].(*tagflow.Result)
+		for _, l := range res.Loops {
+			for _, f := range l.Findings {
+				var calls []string
+				for _, r := range f.Related {
+					if strings.HasSuffix(r.Message, " is called here") {
+						calls = append(calls, fmt.Sprintf("%s at line %d", r.Message, pass.Fset.Position(r.Pos).Line))
+					}
+				}
+				pass.Reportf(f.Pos, "condition %d: %s [%s]", f.Cond, f.Message, strings.Join(calls, "; "))
+			}
+		}
+		return nil, nil
+	},
+}
+
+// TestCallSites checks that a finding inside a helper names the calls that
+// led there.
+func TestCallSites(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), reportCalls, "callsite")
 }
