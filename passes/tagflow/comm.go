@@ -52,6 +52,14 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 		st.pending = nil
 		return
 	}
+	if p.unsure.IsValid() && p.unsureOne {
+		e.report(Finding{Cond: 4, Pos: pos, Unproven: true,
+			Message: fmt.Sprintf("cannot tell that the tag jumped to the latest round of the mailbox's %ss (stored at line %d) before %s: it is set at line %d from one of them, and the mailbox may hold several",
+				p.msg, e.line(p.pos), strings.TrimPrefix(what, "this "), e.line(p.unsure)),
+			Related: []annotations.Related{{Pos: p.pos, Message: "message of a possibly later round stored here"}, {Pos: p.unsure, Message: "the tag is set here from one message of the mailbox"}}})
+		st.pending = nil
+		return
+	}
 	if p.unsure.IsValid() {
 		e.report(Finding{Cond: 4, Pos: pos, Unproven: true,
 			Message: fmt.Sprintf("cannot tell that the tag jumped to the latest round of the mailbox's %ss (stored at line %d) before %s: the loop that sets it at line %d is not recognised as computing their maximum",

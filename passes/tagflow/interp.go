@@ -93,6 +93,9 @@ type pendingJump struct {
 	// that is not a reception.
 	bound  *jumpBound
 	unsure token.Pos
+	// unsureOne says the tag was set from one message of a collection
+	// that may hold several (at unsure).
+	unsureOne bool
 	// witness is where a stored message was seen above the tag, which
 	// has not been assigned since.
 	witness token.Pos
@@ -231,6 +234,9 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 		// is neither (maxloop.go).
 		if st.pending.unsure.IsValid() {
 			b.WriteString("U")
+			if st.pending.unsureOne {
+				b.WriteString("1")
+			}
 		}
 		if st.pending.witness.IsValid() {
 			b.WriteString("W")
@@ -426,6 +432,44 @@ func (st *pstate) tainted(t term) (term, *taintInfo) {
 		}
 	}
 	return best, info
+}
+
+// elementCollection returns the collection mailbox (not a single location)
+// an element of which term t lies within (reqs*[0].0), or "".
+func (st *pstate) elementCollection(t term) term {
+	for k, info := range st.taint {
+		for _, ei := range [2]*elemInfo{info.elem, info.iter} {
+			if ei == nil || ei.plain {
+				continue
+			}
+			if _, ok := element(t, k, ei); ok {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// inCallerLoop reports whether an inlined frame fr was called from inside
+// a loop (other than the tagged loop and receptions) of a caller.
+func (e *engine) inCallerLoop(fr *frame) bool {
+	for ; fr != nil && fr.depth > 0 && fr.parent != nil; fr = fr.parent {
+		if e.innerLoop(fr.parent, fr.callBlock) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// loopSite is pos, or, in an inlined helper, the call in the loop's
+// function that led there.
+func loopSite(fr *frame, pos token.Pos) token.Pos {
+	for ; fr != nil && fr.depth > 0 && fr.call != nil; fr = fr.parent {
+		if fr.depth == 1 && fr.call.Pos().IsValid() {
+			return fr.call.Pos()
+		}
+	}
+	return pos
 }
 
 // message returns the tainted term with a known message type that t lies
@@ -1400,8 +1444,20 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 		} else if _, info := st.tainted(t); info != nil && st.pending.bound == nil {
 			// The jump to the mailbox's tag. (After a loop computed the
 			// maximum, the bound decides: p.term = reqs[best].Term may
-			// go back below it.)
-			st.pending = nil
+			// go back below it.) One element of a collection that may
+			// hold several is one message's tag, maybe not the latest.
+			if coll := st.elementCollection(t); coll != "" && st.fs.cmp(coll+"#len", "c:1") != relEQ {
+				if !st.pending.unsure.IsValid() {
+					st.markUnsure(loopSite(fr, pos))
+					if !e.inCallerLoop(fr) {
+						p := *st.pending
+						p.unsureOne = true
+						st.pending = &p
+					}
+				}
+			} else {
+				st.pending = nil
+			}
 		}
 	}
 }

@@ -112,6 +112,13 @@ func (e *engine) loopComputed(fr *frame, st *pstate, val ssa.Value, pos token.Po
 			}
 			for _, l := range fr.loops {
 				if l.header == v.Block() && !(fr.depth == 0 && l.header == e.header) && !e.hasReceive(l) {
+					if st.pending.unsureOne && st.pending.unsure == pos {
+						// Set from what the loop computed, not from
+						// one message: say so.
+						p := *st.pending
+						p.unsure, p.unsureOne = token.NoPos, false
+						st.pending = &p
+					}
 					st.markUnsure(pos)
 					return
 				}

@@ -387,8 +387,10 @@ func (p *Proc) Later() {
 	}
 }
 
-// Jumped keeps Decisions of later transactions and jumps to the one it
-// received before answering.
+// Jumped keeps Decisions of later transactions and jumps to the first one
+// before answering. The loop stores exactly one, but what is known of a
+// field's length does not survive the loop's blocks, and the first of
+// several Decisions need not be the latest: it cannot tell.
 func (p *Proc) Jumped() {
 	//sync:tag p.tx,p.step
 	for {
@@ -402,7 +404,7 @@ func (p *Proc) Jumped() {
 			}
 		}
 		p.tx = p.decision[0].Tx
-		p.out <- Ack{Tx: p.tx, Step: Decide}
+		p.out <- Ack{Tx: p.tx, Step: Decide} // want `cannot prove 4: cannot tell that the tag jumped to the latest round of the mailbox's Decisions \(stored at line 403\) before send: it is set at line 406 from one of them, and the mailbox may hold several`
 		p.outcomes = append(p.outcomes, p.decision[0].Commit)
 	}
 }

@@ -600,3 +600,46 @@ func (p *Node) LowerAfterMax() {
 		p.out <- V{Term: p.term} // want `condition 4: this send is reached while the mailbox may hold a RV of a later round \(stored at line 585\)`
 	}
 }
+
+// FirstOfSeveral jumps to the first of several requests, which need not
+// be the latest.
+func (p *Node) FirstOfSeveral() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		p.term = reqs[0].Term
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round of the mailbox's RVs \(stored at line 618\) before send: it is set at line 620 from one of them, and the mailbox may hold several`
+	}
+}
+
+// FirstOfOne jumps to the only request received.
+func (p *Node) FirstOfOne() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) == 0 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		p.term = reqs[0].Term
+		p.step = Vote
+		p.out <- V{Term: p.term}
+	}
+}
