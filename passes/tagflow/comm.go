@@ -437,16 +437,7 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	fnObj := calleeObj(common)
 	if c := e.ann.CommOf(fnObj); c != nil {
 		if c.Kind == annotations.Send {
-			args := common.Args
-			if !common.IsInvoke() && common.Signature().Recv() != nil && len(args) > 0 {
-				args = args[1:]
-			}
-			e.jumpCheck(fr, b, st, in.Pos(), "this send")
-			e.monoCheck(st, in.Pos(), "send")
-			e.cp(st, in.Pos(), "send")
-			for _, a := range args {
-				e.sendCheck(fr, st, a, in.Pos())
-			}
+			e.sendCall(fr, b, st, common, in.Pos())
 		} else {
 			e.receive(fr, b, st, in.Pos(), "receive")
 			t := e.term(fr, st, in)
@@ -684,6 +675,21 @@ func (e *engine) inline(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call, 
 		out = append(out, r)
 	}
 	return out
+}
+
+// sendCall is a call of a //sync:send function at pos (or a go statement
+// starting one): a communication point sending the messages it is handed.
+func (e *engine) sendCall(fr *frame, b *ssa.BasicBlock, st *pstate, common *ssa.CallCommon, pos token.Pos) {
+	args := common.Args
+	if !common.IsInvoke() && common.Signature().Recv() != nil && len(args) > 0 {
+		args = args[1:]
+	}
+	e.jumpCheck(fr, b, st, pos, "this send")
+	e.monoCheck(st, pos, "send")
+	e.cp(st, pos, "send")
+	for _, a := range args {
+		e.sendCheck(fr, st, a, pos)
+	}
 }
 
 // extractsOf returns the instructions extracting the results of call in.

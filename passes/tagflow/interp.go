@@ -1150,16 +1150,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			// go p.send(m) with send a //sync:send function: the
 			// message is sent as of here (its arguments are evaluated
 			// here; the network may deliver it late, as any message).
-			args := common.Args
-			if !common.IsInvoke() && common.Signature().Recv() != nil && len(args) > 0 {
-				args = args[1:]
-			}
-			e.jumpCheck(fr, b, st, in.Pos(), "this send")
-			e.monoCheck(st, in.Pos(), "send")
-			e.cp(st, in.Pos(), "send")
-			for _, a := range args {
-				e.sendCheck(fr, st, a, in.Pos())
-			}
+			e.sendCall(fr, b, st, common, in.Pos())
 		} else if fn := e.goTarget(common); fn != nil && e.sendsMessage(fn, 0, map[*ssa.Function]bool{}) {
 			e.report(Finding{Cond: 2, Pos: in.Pos(), Unproven: true,
 				Message: "cannot tell what the messages sent by the goroutine started here carry: ccvet does not follow goroutines (send from the loop, or start a //sync:send function: go p.send(m) is checked as a send)"})
