@@ -650,17 +650,10 @@ func (e *engine) inline(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call, 
 		case 1:
 			r.mutAlias()[own] = vals[0]
 		default:
-			tup := "s:ret@" + sub.ctx
-			r.mutAlias()[own] = term(tup)
-			for j, v := range vals {
-				name := term(tup + "#" + strconv.Itoa(j))
-				if _, info := r.tainted(v); info != nil {
-					r.mutTaint()[name] = info
-				}
-				r.add(mkFact(name, token.EQL, v))
-			}
 			// Each result is the callee's value itself, with its facts
-			// (p, ok := r.await(): the filter's facts about p's fields).
+			// (p, ok := r.await(): the filter's facts about p's fields),
+			// read through the instruction that extracts it.
+			r.mutAlias()[own] = term("s:ret@" + sub.ctx)
 			for _, x := range extractsOf(in) {
 				if x.Index < len(vals) {
 					k := fr.ctx + "/v" + strconv.Itoa(e.id(x))
