@@ -98,17 +98,92 @@ func (e *engine) noteUpdate(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.
 	st.pending = &q
 }
 
+// noteTest records, on a pending jump whose reception is over, the first
+// branch on what the mailbox holds whose outcome losing messages could
+// change: a test of its contents, or of its length on the side that bounds
+// it below (len(conflicts) > 0, len(acks) >= q). The side that bounds it
+// above (len(acks) < q: retry) is taken by the same execution without the
+// later round's messages too. Tests inside a loop of the iteration (a
+// range over the mailbox, its exit test) are not recorded: what such a
+// loop computes is checked where it is used.
+func (e *engine) noteTest(fr *frame, b *ssa.BasicBlock, st *pstate, cond ssa.Value, holds bool) {
+	p := st.pending
+	if p == nil || p.update.IsValid() || p.test.IsValid() || !cond.Pos().IsValid() {
+		return
+	}
+	if p.loop != nil {
+		if pb, ok := climb(fr, b, p.fr); ok && p.loop.blocks[pb] {
+			return // still inside the reception
+		}
+	}
+	if e.innerLoop(fr, b) != nil {
+		return
+	}
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		cond, holds = u.X, !holds
+	}
+	var x, y term
+	var op token.Token
+	if bin, ok := cond.(*ssa.BinOp); ok && isCompare(bin.Op) && isTracked(bin.X.Type()) {
+		x, y, op = e.term(fr, st, bin.X), e.term(fr, st, bin.Y), bin.Op
+	} else if c, ok := st.conds[e.term(fr, st, cond)]; ok {
+		x, y, op = c.a, c.b, c.op
+	} else {
+		return
+	}
+	if !holds {
+		op = negate(op)
+	}
+	if debug {
+		fmt.Printf("noteTest %v: %s %s %s\n", e.pass.Fset.Position(cond.Pos()), x, op, y)
+		for k, v := range st.taint {
+			fmt.Printf("  taint %s: %+v elem %+v\n", k, *v, v.elem)
+		}
+	}
+	for k, info := range st.taint {
+		ei := info.elem
+		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg {
+			continue
+		}
+		n := k + "#len"
+		isLen := func(t term) bool { return t == n || !t.isConst() && st.fs.cmp(t, n) == relEQ }
+		of := func(t term) bool { return within(t, k) || isLen(t) }
+		a, o, other := x, op, y
+		if !of(a) {
+			a, o, other = y, swapOp(op), x
+		}
+		if !of(a) || of(other) {
+			continue // (the same mailbox on both sides: not a test of it)
+		}
+		if isLen(a) && (o == token.LSS || o == token.LEQ || o == token.EQL && other == "c:0") {
+			return // bounded above: kept without the later messages too
+		}
+		q := *p
+		q.test = cond.Pos()
+		st.pending = &q
+		return
+	}
+}
+
 // endJumpCheck checks condition IV where the iteration ends (the back edge,
 // an exit of the loop): a jump still pending there is never made, and the
 // mailbox goes. That is harmless if nothing was done with the later round's
 // messages (the process behaves as if they were lost); it is a violation of
 // IV, reported at the first update of an algorithm variable since the
 // reception, if the process changed its state with them at hand (a
-// candidate counting votes of a later term and becoming leader). A path
-// that sends or receives first was checked there.
+// candidate counting votes of a later term and becoming leader), or else at
+// the first test of the mailbox that chose a path those messages may have
+// decided (if len(conflicts) > 0 { continue }: the round is abandoned
+// because of them). A path that sends or receives first was checked there.
 func (e *engine) endJumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	if p := st.pending; p != nil && p.update.IsValid() {
 		e.jumpCheck(fr, b, st, p.update, p.updateWhat)
+	} else if p != nil && p.test.IsValid() {
+		e.jumpCheck(fr, b, st, p.test, "this test of the mailbox (the path it chooses ends the iteration without the jump)")
 	}
 }
 

@@ -81,6 +81,10 @@ type taintInfo struct {
 	// nextOf is, for the next step of a range over a mailbox map, the
 	// mailbox's elements (its key and value are one).
 	nextOf *elemInfo
+	// oneOf is, for an element of a collection mailbox copied into a
+	// variable (prep := prepares[0]), the collection: one of its
+	// messages, maybe not the latest (condition IV).
+	oneOf term
 }
 
 type pendingJump struct {
@@ -105,6 +109,11 @@ type pendingJump struct {
 	// round's messages at hand and never jumped to that round.
 	update     token.Pos
 	updateWhat string
+	// test is the first branch after the reception on what the mailbox
+	// holds, on a side that losing messages could change (len(m) > 0):
+	// a path chosen there acts on the later round's messages even if it
+	// updates nothing.
+	test token.Pos
 }
 
 func (st *pstate) clone() *pstate {
@@ -246,6 +255,9 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 		}
 		if st.pending.update.IsValid() {
 			b.WriteString("A")
+		}
+		if st.pending.test.IsValid() {
+			b.WriteString("T")
 		}
 	}
 	if r := st.recv; r != nil {
@@ -438,6 +450,9 @@ func (st *pstate) tainted(t term) (term, *taintInfo) {
 // an element of which term t lies within (reqs*[0].0), or "".
 func (st *pstate) elementCollection(t term) term {
 	for k, info := range st.taint {
+		if info.oneOf != "" && within(t, k) {
+			return info.oneOf
+		}
 		for _, ei := range [2]*elemInfo{info.elem, info.iter} {
 			if ei == nil || ei.plain {
 				continue
@@ -617,6 +632,7 @@ func (e *engine) leave(fr *frame, b *ssa.BasicBlock, st *pstate, loopFrame bool,
 			if !e.branch(fr, s, last.Cond, i == 0) {
 				continue // infeasible
 			}
+			e.noteTest(fr, b, s, last.Cond, i == 0)
 			e.edge(fr, b, succ, s, loopFrame, push)
 		}
 	case *ssa.Jump:
@@ -1262,6 +1278,14 @@ func (e *engine) arith(fr *frame, st *pstate, in *ssa.BinOp) {
 	x, y := e.term(fr, st, in.X), e.term(fr, st, in.Y)
 	switch in.Op {
 	case token.ADD:
+		if y == "c:1" && st.fs.cmp(x, "c:-1") == relEQ {
+			// The first index of a range over a slice (the index starts
+			// at -1 and is incremented before the test): 0, so a range
+			// over a non-empty slice runs its body at least once. Only
+			// this constant is folded: folding every increment would
+			// unroll counting loops.
+			st.add(mkFact(v, token.EQL, term("c:0")))
+		}
 		if y.isConst() {
 			e.offset(st, v, x, constValue(y).String())
 		} else if x.isConst() {
@@ -1575,6 +1599,11 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 			// there is read from the mailbox too.
 			c := *info
 			c.fromMbox = true
+			info = &c
+		}
+		if coll := st.elementCollection(vt); coll != "" && info.oneOf != coll {
+			c := *info
+			c.oneOf = coll
 			info = &c
 		}
 		st.mutTaint()[loc] = info

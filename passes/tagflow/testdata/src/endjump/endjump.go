@@ -166,3 +166,71 @@ func (p *Node) LeaderTwice(quorum int) {
 		return
 	}
 }
+
+// A process that abandons its round because it saw a later one, without
+// jumping to it: the path is chosen by the later round's messages (had
+// they been lost, it would have gone on to Vote).
+func (p *Node) AbandonOnLater(quorum int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- Msg{Term: p.term, Step: RequestVote, From: p.id}
+		var later []Msg
+		for range quorum {
+			m := <-p.in
+			if m.Term > p.term {
+				later = append(later, m)
+			}
+		}
+		if len(later) > 0 { // want `condition 4: this test of the mailbox \(the path it chooses ends the iteration without the jump\) is reached while the mailbox may hold a Msg of a later round \(stored at line 183\) and the tag has not jumped to it`
+			continue
+		}
+		p.step = Vote
+	}
+}
+
+// Giving up for good on a later round's message is acting on it too.
+func (p *Node) ReturnOnLater(quorum int) bool {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- Msg{Term: p.term, Step: RequestVote, From: p.id}
+		var later []Msg
+		for range quorum {
+			m := <-p.in
+			if m.Term > p.term {
+				later = append(later, m)
+			}
+		}
+		if len(later) != 0 { // want `condition 4: this test of the mailbox \(the path it chooses ends the iteration without the jump\) is reached while the mailbox may hold a Msg of a later round \(stored at line 204\)`
+			return false
+		}
+		p.step = Vote
+	}
+}
+
+// Too few votes, counting later ones, is too few without them as well:
+// the retry is what a lossy execution does. Becoming leader with them is
+// not.
+func (p *Node) RetryOnFewVotes(quorum int) {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = Vote
+		p.out <- Msg{Term: p.term, Step: Vote, From: p.id}
+		var votes []Msg
+		for range 3 {
+			m := <-p.in
+			if m.Step != Vote || m.Term < p.term {
+				continue
+			}
+			votes = append(votes, m)
+		}
+		if len(votes) < quorum {
+			continue
+		}
+		p.leader = true // want `condition 4: this update of p.leader is reached while the mailbox may hold a Msg of a later round \(stored at line 229\)`
+	}
+}

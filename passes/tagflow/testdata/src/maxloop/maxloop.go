@@ -191,8 +191,8 @@ func (p *Node) NextOnly() {
 	}
 }
 
-// A break leaves the later elements unseen (here there is no back edge,
-// hence no loop: max(p.term, m.Term) is not a message's tag, not a jump).
+// A break leaves the later elements unseen: the tag is set from the first
+// of several requests (no back edge, hence no loop computing a maximum).
 func (p *Node) Break() {
 	//sync:tag p.term,p.step
 	for {
@@ -212,7 +212,7 @@ func (p *Node) Break() {
 			break
 		}
 		p.step = Vote
-		p.out <- V{Term: p.term} // want `condition 4: this send is reached while the mailbox may hold a RV of a later round`
+		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round of the mailbox.s RVs \(stored at line 208\) before send: it is set at line 211 from one of them, and the mailbox may hold several`
 	}
 }
 
@@ -641,5 +641,80 @@ func (p *Node) FirstOfOne() {
 		p.term = reqs[0].Term
 		p.step = Vote
 		p.out <- V{Term: p.term}
+	}
+}
+
+// CopyOfFirst copies the first of several requests into a variable before
+// jumping to its term: still one message, maybe not the latest.
+func (p *Node) CopyOfFirst() {
+	//sync:tag p.term,p.step
+	for {
+		p.term++
+		p.step = RequestVote
+		p.out <- RV{Term: p.term}
+		var reqs []RV
+		for len(reqs) < 3 {
+			m := <-p.in
+			if m.Term < p.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		first := reqs[0]
+		p.term = first.Term
+		p.step = Vote
+		p.out <- V{Term: p.term} // want `cannot prove 4: cannot tell that the tag jumped to the latest round of the mailbox's RVs \(stored at line 661\) before send: it is set at line 664 from one of them, and the mailbox may hold several`
+	}
+}
+
+// StrictlyLater keeps only requests of a strictly later term, so when it
+// kept any their maximum is above p.term and the jump to (hi,
+// RequestVote) does not go below (p.term, Vote): the range over the
+// non-empty mailbox runs at least once.
+func (p *Node) StrictlyLater() {
+	//sync:tag p.term,p.step
+	for try := 0; try < 5; try++ {
+		p.term++
+		p.step = Vote
+		p.out <- V{Term: p.term}
+		var later []RV
+		for range 3 {
+			m := <-p.in
+			if m.Term > p.term {
+				later = append(later, m)
+			}
+		}
+		if len(later) > 0 {
+			hi := p.term
+			for _, m := range later {
+				hi = max(hi, m.Term)
+			}
+			p.term, p.step = hi, RequestVote
+		}
+	}
+}
+
+// LaterOrEqual keeps requests of the current term too: the maximum may be
+// p.term itself, and (p.term, RequestVote) is below (p.term, Vote).
+func (p *Node) LaterOrEqual() {
+	//sync:tag p.term,p.step
+	for try := 0; try < 5; try++ {
+		p.term++
+		p.step = Vote
+		p.out <- V{Term: p.term}
+		var later []RV
+		for range 3 {
+			m := <-p.in
+			if m.Term >= p.term {
+				later = append(later, m) // want `RV stored without checking that its tag is >= \(p.term,p.step\)`
+			}
+		}
+		if len(later) > 0 {
+			hi := p.term
+			for _, m := range later {
+				hi = max(hi, m.Term)
+			}
+			p.term, p.step = hi, RequestVote // want `p.step is set lower than it was at receive \(line 707\), while p.term did not increase`
+		}
 	}
 }
