@@ -52,6 +52,14 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 		st.pending = nil
 		return
 	}
+	if p.unsure.IsValid() && p.unsureOther != "" {
+		e.report(Finding{Cond: 4, Pos: pos, Unproven: true,
+			Message: fmt.Sprintf("cannot tell that the tag jumped to the latest round of the mailbox before %s: it is set at line %d from a %s, and the mailbox may also hold a %s of a later round",
+				strings.TrimPrefix(what, "this "), e.line(p.unsure), p.unsureFrom, p.unsureOther),
+			Related: []annotations.Related{{Pos: p.pos, Message: "message of a possibly later round stored here"}, {Pos: p.unsure, Message: "the tag is set here from a " + p.unsureFrom}}})
+		st.pending = nil
+		return
+	}
 	if p.unsure.IsValid() && p.unsureOne {
 		e.report(Finding{Cond: 4, Pos: pos, Unproven: true,
 			Message: fmt.Sprintf("cannot tell that the tag jumped to the latest round of the mailbox's %ss (stored at line %d) before %s: it is set at line %d from one of them, and the mailbox may hold several",
@@ -128,10 +136,21 @@ func (e *engine) noteTest(fr *frame, b *ssa.BasicBlock, st *pstate, cond ssa.Val
 	}
 	var x, y term
 	var op token.Token
+	byFacts := false // whether a length is known only from the facts
 	if bin, ok := cond.(*ssa.BinOp); ok && isCompare(bin.Op) && isTracked(bin.X.Type()) {
-		x, y, op = e.term(fr, st, bin.X), e.term(fr, st, bin.Y), bin.Op
+		// len(conflicts) is named after its argument: two mailboxes of
+		// the same length are still two.
+		operand := func(v ssa.Value) term {
+			if c, ok := v.(*ssa.Call); ok {
+				if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "len" && len(c.Call.Args) == 1 {
+					return e.term(fr, st, c.Call.Args[0]) + "#len"
+				}
+			}
+			return e.term(fr, st, v)
+		}
+		x, y, op = operand(bin.X), operand(bin.Y), bin.Op
 	} else if c, ok := st.conds[e.term(fr, st, cond)]; ok {
-		x, y, op = c.a, c.b, c.op
+		x, y, op, byFacts = c.a, c.b, c.op, true
 	} else {
 		return
 	}
@@ -144,13 +163,28 @@ func (e *engine) noteTest(fr *frame, b *ssa.BasicBlock, st *pstate, cond ssa.Val
 			fmt.Printf("  taint %s: %+v elem %+v\n", k, *v, v.elem)
 		}
 	}
+	for _, t := range [2]term{x, y} {
+		// Data of such a message kept from the reception (hi =
+		// max(hi, m.Round), then if hi > p.round {...}); not a field of
+		// a message itself (a handler's tests of the request it was
+		// handed are not about what it kept).
+		if k, info := st.tainted(t); info != nil && k == t && info.elem == nil && info.msg != nil && info.msg.Name(e.pass.Pkg) == p.msg {
+			if debug {
+				fmt.Printf("noteTest: test of data %s\n", t)
+			}
+			q := *p
+			q.test = cond.Pos()
+			st.pending = &q
+			return
+		}
+	}
 	for k, info := range st.taint {
 		ei := info.elem
 		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg {
 			continue
 		}
 		n := k + "#len"
-		isLen := func(t term) bool { return t == n || !t.isConst() && st.fs.cmp(t, n) == relEQ }
+		isLen := func(t term) bool { return t == n || byFacts && !t.isConst() && st.fs.cmp(t, n) == relEQ }
 		of := func(t term) bool { return within(t, k) || isLen(t) }
 		a, o, other := x, op, y
 		if !of(a) {
@@ -162,11 +196,63 @@ func (e *engine) noteTest(fr *frame, b *ssa.BasicBlock, st *pstate, cond ssa.Val
 		if isLen(a) && (o == token.LSS || o == token.LEQ || o == token.EQL && other == "c:0") {
 			return // bounded above: kept without the later messages too
 		}
+		if debug {
+			fmt.Printf("noteTest: test of %s (%s %s %s)\n", k, a, o, other)
+		}
 		q := *p
 		q.test = cond.Pos()
 		st.pending = &q
 		return
 	}
+}
+
+// keptAcross checks condition IV at the back edge of an event loop (the
+// tagged loop receives and stores itself, one message per iteration): a
+// message of a possibly later round stored in this iteration, in a
+// mailbox that lives on into the next one (heard, declared before the
+// loop), with the tag not jumped to it. The next iterations may go on
+// receiving, but what they do with the mailbox at hand is not followed
+// across the back edge: "cannot prove", at the store.
+func (e *engine) keptAcross(fr *frame, b *ssa.BasicBlock, st *pstate, p *pendingJump) {
+	if e.checkedSingleton(st, p.msg) || e.boundSettled(st, p) {
+		return
+	}
+	if p.kept {
+		e.report(e.keptFinding(p))
+		return
+	}
+	var live []term
+	for _, instr := range e.header.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		for i, pred := range e.header.Preds {
+			if pred == b {
+				live = append(live, e.term(fr, st, phi.Edges[i]))
+			}
+		}
+	}
+	for v := range e.liveness(fr)[e.header] {
+		live = append(live, e.term(fr, st, v))
+	}
+	for k, info := range st.taint {
+		ei := info.elem
+		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg {
+			continue
+		}
+		for _, t := range live {
+			if within(k, t) {
+				e.report(e.keptFinding(p))
+				return
+			}
+		}
+	}
+}
+
+func (e *engine) keptFinding(p *pendingJump) Finding {
+	return Finding{Cond: 4, Pos: p.pos, Unproven: true,
+		Message: fmt.Sprintf("cannot tell that the tag jumps to the round of the %s stored here, which may be a later one: the mailbox keeps it across iterations of the loop, and the tag has not jumped to it by the end of this one", p.msg)}
 }
 
 // endJumpCheck checks condition IV where the iteration ends (the back edge,
@@ -303,6 +389,8 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		return
 	}
 	mt, minfo := st.message(val)
+	// elemPtr: the mailbox holds pointers to the messages.
+	elemPtr := false
 	if minfo == nil {
 		// A pointer to a received message kept in a variable (m
 		// escapes: prop = &m).
@@ -313,6 +401,10 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 					// A variable kept in registers: the message it
 					// points to is the single-location mailbox.
 					coll, plain = k, true
+				} else {
+					// A variable in memory (captured by a closure):
+					// it holds the pointer.
+					elemPtr = true
 				}
 			}
 		}
@@ -337,6 +429,12 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 	}
 	m := minfo.msg
 	if len(m.Components) != len(e.vars) {
+		return
+	}
+	if minfo.ptr && st.fs.cmp(mt, "c:nil") == relEQ {
+		// A nil message pointer (raw.(*Ack) of a typed nil, let
+		// through by a protobuf getter's nil branch): no message, no
+		// tag; any use of its fields panics.
 		return
 	}
 	name := m.Name(e.pass.Pkg)
@@ -364,7 +462,7 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		ge, eq, maybeLess = e.tagCompare(st, mt, minfo.ptr, m, st.old)
 	}
 	if coll != "" {
-		ei := &elemInfo{msg: m, ptr: minfo.ptr, ge: ge && !m.Partial() || eq, plain: plain, data: data}
+		ei := &elemInfo{msg: m, ptr: minfo.ptr || elemPtr, ge: ge && !m.Partial() || eq, plain: plain, data: data}
 		for i, c := range m.Components {
 			r := relUnknown
 			if c.Kind == annotations.Field {
@@ -632,7 +730,11 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 		for _, a := range in.Call.Args {
 			at := e.term(fr, st, a)
 			if _, info := st.tainted(at); info != nil && bi.Name() == "max" {
-				st.mutTaint()[t] = info
+				c := *info
+				if c.from == "" {
+					c.from = at
+				}
+				st.mutTaint()[t] = &c
 			}
 			if bi.Name() == "max" {
 				st.add(mkFact(at, token.LEQ, t))
@@ -651,6 +753,28 @@ func (e *engine) builtin(fr *frame, st *pstate, in *ssa.Call, bi *ssa.Builtin) {
 // other than its own locals is interpreted: what it writes is written by
 // the reception (a handler p.onVote(m) that appends m to the mailbox, or
 // writes an algorithm variable).
+// handsCode reports whether call c hands the callee a function of the
+// package that matters to the tag (r.with(func() { r.view = v.View }), the
+// usual "run under the lock" helper): the callee is followed so that the
+// function is, where it calls it.
+func (e *engine) handsCode(c *ssa.CallCommon) bool {
+	for _, a := range c.Args {
+		var fn *ssa.Function
+		switch a := a.(type) {
+		case *ssa.MakeClosure:
+			fn = a.Fn.(*ssa.Function)
+		case *ssa.Function:
+			fn = a
+		default:
+			continue
+		}
+		if o := originOf(fn); o.Pkg == e.fn.Pkg && (e.sum.relevant[o] || e.sum.writes[o]) {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool) (*ssa.Function, map[ssa.Value]term) {
 	if c.IsInvoke() || fr.depth >= maxInlineDepth {
 		return nil, nil
@@ -693,7 +817,7 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 	default:
 		return nil, nil
 	}
-	if o := originOf(callee); callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !(inRecv && e.writesState(o, nil)) {
+	if o := originOf(callee); callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !(inRecv && e.writesState(o, nil)) && !e.handsCode(c) {
 		return nil, nil
 	}
 	if fr.fn == callee {
@@ -778,6 +902,13 @@ func extractsOf(in *ssa.Call) []*ssa.Extract {
 // synchronization variable only if it can reach code of this package that
 // writes one.
 func (e *engine) opaqueCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallCommon) {
+	if e.notFollowed == nil {
+		e.notFollowed = make(map[*ssa.Call]bool)
+	}
+	e.notFollowed[in] = true
+	if debug {
+		fmt.Printf("opaqueCall %v %s depth %d\n", e.pass.Fset.Position(in.Pos()), calleeName(c), fr.depth)
+	}
 	may, why := "", ""
 	switch {
 	case c.IsInvoke():
@@ -929,6 +1060,9 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 			default:
 				continue
 			}
+			// (What the filter established about a field not read
+			// since.)
+			e.elemFacts(st, ct)
 			switch st.fs.cmp(ct, st.cur[i]) {
 			case relLT:
 				notAbove = true

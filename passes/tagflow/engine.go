@@ -74,6 +74,12 @@ type engine struct {
 	xpos        token.Pos // debugging: the instruction followed
 	// curFr is the frame of the instruction being interpreted.
 	curFr *frame
+	// recvHelpers caches recvHelper.
+	recvHelpers map[*ssa.Function]bool
+	// notFollowed are the calls interpreted as opaque (opaqueCall).
+	notFollowed map[*ssa.Call]bool
+	// hoisted are the positions hoistedMailbox reported.
+	hoisted map[token.Pos]bool
 }
 
 // varLoc says where a synchronization variable lives in SSA.
@@ -620,7 +626,7 @@ func (e *engine) term(fr *frame, st *pstate, v ssa.Value) term {
 	case *ssa.ChangeType:
 		return e.term(fr, st, v.X)
 	case *ssa.Convert:
-		if isIntegerType(v.X.Type()) && isIntegerType(v.Type()) {
+		if isIntegerType(v.X.Type()) && isIntegerType(v.Type()) && e.lossless(v.X.Type(), v.Type()) {
 			return e.term(fr, st, v.X)
 		}
 	case *ssa.MakeInterface:
@@ -659,6 +665,25 @@ func (e *engine) term(fr *frame, st *pstate, v ssa.Value) term {
 		}
 	}
 	return own
+}
+
+// lossless reports whether converting an integer of type from to type to
+// keeps every value (int64(m.Term) of an int32): such a conversion is the
+// value itself; a narrowing one (uint8(n.term)) wraps, and names a value
+// of its own.
+func (e *engine) lossless(from, to types.Type) bool {
+	fb, _ := from.Underlying().(*types.Basic)
+	tb, _ := to.Underlying().(*types.Basic)
+	if fb == nil || tb == nil {
+		return false
+	}
+	sizes := e.pass.TypesSizes
+	if sizes == nil {
+		sizes = types.SizesFor("gc", "amd64")
+	}
+	fs, ts := sizes.Sizeof(fb), sizes.Sizeof(tb)
+	fu, tu := fb.Info()&types.IsUnsigned != 0, tb.Info()&types.IsUnsigned != 0
+	return fu == tu && ts >= fs || fu && !tu && ts > fs
 }
 
 // loadOf is the term of the value stored at address a.

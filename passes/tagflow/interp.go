@@ -81,6 +81,9 @@ type taintInfo struct {
 	// nextOf is, for the next step of a range over a mailbox map, the
 	// mailbox's elements (its key and value are one).
 	nextOf *elemInfo
+	// from is, for a value computed from a message's field (max(x,
+	// m.Slot)), that field.
+	from term
 	// oneOf is, for an element of a collection mailbox copied into a
 	// variable (prep := prepares[0]), the collection: one of its
 	// messages, maybe not the latest (condition IV).
@@ -98,8 +101,11 @@ type pendingJump struct {
 	bound  *jumpBound
 	unsure token.Pos
 	// unsureOne says the tag was set from one message of a collection
-	// that may hold several (at unsure).
-	unsureOne bool
+	// that may hold several (at unsure); unsureOther names the message
+	// type of another mailbox that may hold a later one.
+	unsureOne   bool
+	unsureOther string
+	unsureFrom  string // the type of the message the tag was set from
 	// witness is where a stored message was seen above the tag, which
 	// has not been assigned since.
 	witness token.Pos
@@ -114,6 +120,9 @@ type pendingJump struct {
 	// a path chosen there acts on the later round's messages even if it
 	// updates nothing.
 	test token.Pos
+	// kept says the message was stored, as a flag or a count, in a
+	// variable of an event loop declared before it (keptAcross).
+	kept bool
 }
 
 func (st *pstate) clone() *pstate {
@@ -246,6 +255,7 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 			if st.pending.unsureOne {
 				b.WriteString("1")
 			}
+			b.WriteString(st.pending.unsureOther)
 		}
 		if st.pending.witness.IsValid() {
 			b.WriteString("W")
@@ -258,6 +268,9 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 		}
 		if st.pending.test.IsValid() {
 			b.WriteString("T")
+		}
+		if st.pending.kept {
+			b.WriteString("K")
 		}
 	}
 	if r := st.recv; r != nil {
@@ -660,6 +673,22 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 	}
 	e.xBranch(fr, st, cond, holds)
 	e.branchRecv(fr, st, cond, holds)
+	if bin, ok := cond.(*ssa.BinOp); ok && isCompare(bin.Op) {
+		// A comparison with what a call the engine did not follow
+		// returned about a message (p, s := m.Tag() of another
+		// package): it may be what keeps stale messages out.
+		for _, x := range [2]ssa.Value{bin.X, bin.Y} {
+			call := x
+			if ex, ok := x.(*ssa.Extract); ok {
+				call = ex.Tuple
+			}
+			if c, ok := call.(*ssa.Call); ok {
+				if e.notFollowed[c] && e.handsMessage(fr, st, c) {
+					st.opaque = true
+				}
+			}
+		}
+	}
 	if bin, ok := cond.(*ssa.BinOp); ok && isCompare(bin.Op) && isTracked(bin.X.Type()) {
 		op := bin.Op
 		if !holds {
@@ -771,6 +800,9 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 			// Propose at the start of the next iteration) as it may
 			// between any two statements.
 			e.endJumpCheck(fr, b, st)
+			if p := st.pending; p != nil && p.loop == nil {
+				e.keptAcross(fr, b, st, p)
+			}
 			st.pending = nil // the mailbox of this iteration is gone
 			st.dropBounds()
 		} else if !e.region[succ] && !e.exitInside(succ) {
@@ -1092,11 +1124,14 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 				return []*pstate{st}
 			}
 		}
+		if local && mfr != nil && mfr.depth == 0 {
+			e.hoistedMailbox(fr, b, st, mv, in.Pos())
+		}
 		vt := e.term(fr, st, in.Value)
 		if _, info := st.tainted(vt); info == nil {
 			// A mailbox that keeps the sender or a flag (prepares[m.From]
 			// = true) stores the message all the same.
-			if owner, l := e.recvOwner(fr, b); l != nil && (mfr == owner && declaredOutside(mv, l, nil) || mfr != owner && declaredOutside(in.Map, l, nil)) {
+			if owner, l := e.writeScope(fr, b, st); l != nil && (mfr == owner && declaredOutside(mv, l, nil) || mfr != owner && declaredOutside(in.Map, l, nil)) {
 				e.recvWrite(fr, b, st, in.Pos(), in.Key, in.Value)
 			}
 		}
@@ -1119,6 +1154,12 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		}
 	case *ssa.Field, *ssa.FieldAddr, *ssa.Index, *ssa.IndexAddr, *ssa.Lookup:
 		v := instr.(ssa.Value)
+		if fa, ok := instr.(*ssa.FieldAddr); ok && st.fs.cmp(e.term(fr, st, fa.X), "c:nil") == relEQ {
+			// A field of a nil pointer: the path panics here (a
+			// protobuf getter's nil branch, returning 0, followed by a
+			// use of the message).
+			return nil
+		}
 		define(v)
 		switch instr.(type) {
 		case *ssa.IndexAddr, *ssa.Lookup:
@@ -1173,6 +1214,18 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		}
 	case *ssa.Defer:
 		// Deferred calls run when the loop's function returns.
+	case *ssa.Alloc:
+		define(in)
+		// The address of a variable is not nil (got = &m, then a test
+		// of got against nil after the reception).
+		if !st.addFact(e.term(fr, st, in), token.NEQ, "c:nil") {
+			return nil
+		}
+		if isPointer(derefType(in.Type())) {
+			// A new pointer variable is nil (var fwd *Forward, in
+			// memory because a closure captures it).
+			st.add(mkFact(loadOf(e.term(fr, st, in)), token.EQL, "c:nil"))
+		}
 	default:
 		if v, ok := instr.(ssa.Value); ok {
 			define(v)
@@ -1363,7 +1416,7 @@ func (e *engine) debugRef(fr *frame, b *ssa.BasicBlock, st *pstate, ref *ssa.Deb
 			// A count or a flag kept in a variable declared before the
 			// reception loop (n++ for each message) stores the message;
 			// so does a value computed from it (best = max(best, m.V)).
-			if owner, l := e.recvOwner(fr, b); l != nil && owner == fr && !e.inSpan(l, obj.Pos()) {
+			if owner, l := e.writeScope(fr, b, st); l != nil && owner == fr && !e.inSpan(l, obj.Pos()) {
 				e.recvWrite(fr, b, st, ref.Pos(), ref.X)
 			}
 		}
@@ -1431,6 +1484,9 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	}
 	if debug {
 		fmt.Printf("assign %v var %d := %s (cur %s old %s)\n  facts %v\n", e.pass.Fset.Position(pos), i, t, st.cur[i], st.old[i], st.fs)
+		for k, v := range st.taint {
+			fmt.Printf("  taint %s: %+v elem %+v\n", k, *v, v.elem)
+		}
 	}
 	e.xAssign(st, i, t, pos)
 	st.cur[i] = t
@@ -1456,12 +1512,26 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 			// not the latest; only a loop computing the maximum settles
 			// the jump, at its exit.
 			st.markUnsure(pos)
-		} else if _, info := st.tainted(t); info != nil && st.pending.bound == nil {
+		} else if k, info := st.tainted(t); info != nil && st.pending.bound == nil && !e.higherAdopted(st, i, t, k, info) {
+			// A lower component set from the message while a higher one
+			// may still be below the message's (b.slot = max(b.slot,
+			// fwd.Slot) with fwd of a later view): not the jump.
+		} else if info != nil && st.pending.bound == nil {
 			// The jump to the mailbox's tag. (After a loop computed the
 			// maximum, the bound decides: p.term = reqs[best].Term may
 			// go back below it.) One element of a collection that may
 			// hold several is one message's tag, maybe not the latest.
-			if coll := st.elementCollection(t); coll != "" && st.fs.cmp(coll+"#len", "c:1") != relEQ {
+			if other, from := e.otherLater(st, t, k, info); other != "" {
+				// The jump to one mailbox's message while another may
+				// hold a later one (a Proposal's zxid, Hints of later
+				// ones stored too): not the maximum of the mailbox.
+				if !st.pending.unsure.IsValid() {
+					st.markUnsure(loopSite(fr, pos))
+					p := *st.pending
+					p.unsureOther, p.unsureFrom = other, from
+					st.pending = &p
+				}
+			} else if coll := st.elementCollection(t); coll != "" && st.fs.cmp(coll+"#len", "c:1") != relEQ {
 				if !st.pending.unsure.IsValid() {
 					st.markUnsure(loopSite(fr, pos))
 					if !e.inCallerLoop(fr) {
@@ -1475,6 +1545,146 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 			}
 		}
 	}
+}
+
+// hoistedMailbox reports a map made before the tagged loop, never
+// replaced or emptied in it, that a reception of the loop writes: it
+// collects the messages of every round (votes := make(map[int]int) hoisted
+// out of the loop), as a field emptied only before the loop does.
+func (e *engine) hoistedMailbox(fr *frame, b *ssa.BasicBlock, st *pstate, mv ssa.Value, pos token.Pos) {
+	mm, ok := mv.(*ssa.MakeMap)
+	if !ok || e.region[mm.Block()] || st.recv == nil {
+		return
+	}
+	if _, l := e.writeScope(fr, b, st); l == nil {
+		return
+	}
+	for _, r := range *mm.Referrers() {
+		if c, ok := r.(*ssa.Call); ok && e.region[c.Block()] {
+			if bi, ok := c.Call.Value.(*ssa.Builtin); ok && (bi.Name() == "clear" || bi.Name() == "delete") {
+				return // emptied in the loop
+			}
+		}
+	}
+	if e.hoisted == nil {
+		e.hoisted = make(map[token.Pos]bool)
+	}
+	if e.hoisted[pos] {
+		return
+	}
+	e.hoisted[pos] = true
+	name := "the map"
+	for _, r := range *mm.Referrers() {
+		if ref, ok := r.(*ssa.DebugRef); ok {
+			if id, ok := ref.Expr.(*ast.Ident); ok {
+				name = id.Name
+			}
+		}
+	}
+	e.report(Finding{Cond: 3, Pos: pos,
+		Message: fmt.Sprintf("%s is made before the loop and never emptied in it: the messages of earlier rounds stay in the mailbox (make it, or clear it, where the round starts)", name),
+		Related: []annotations.Related{{Pos: mm.Pos(), Message: "made here, before the loop"}}})
+}
+
+// handsMessage reports whether call c is handed a received message whole
+// (tagOf(m), m.Tag()), not just some of its fields (coordOf(m.Phase, n)).
+func (e *engine) handsMessage(fr *frame, st *pstate, c *ssa.Call) bool {
+	args := c.Call.Args
+	if c.Call.IsInvoke() {
+		args = append([]ssa.Value{c.Call.Value}, args...)
+	}
+	for _, a := range args {
+		t := e.term(fr, st, a)
+		if k, info := st.message(t); info != nil && (k == t || k == derefOf(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherLater returns the message type of a mailbox other than the one
+// the value t (tainted as k, info) comes from that may hold a message of a
+// later round than the tag, or "".
+func (e *engine) otherLater(st *pstate, t, k term, info *taintInfo) (other, from string) {
+	src := k
+	if info.oneOf != "" {
+		src = info.oneOf
+	}
+	if info.from != "" {
+		if k2, i2 := st.tainted(info.from); i2 != nil {
+			src, info = k2, i2
+		}
+	}
+	// The source's message type. (Several mailboxes of one type are
+	// left to the rules above: elements, ranges, maximum loops.)
+	m := info.msg
+	if m == nil && info.elem != nil {
+		m = info.elem.msg
+	}
+	if m == nil && info.nextOf != nil {
+		m = info.nextOf.msg
+	}
+	if m == nil {
+		return "", ""
+	}
+	for k2, i2 := range st.taint {
+		ei := i2.elem
+		if ei == nil || ei.msg == nil || ei.data || ei.msg == m || within(src, k2) || within(k2, src) || within(t, k2) {
+			continue
+		}
+		if e.storedNotAbove(st, ei) {
+			continue
+		}
+		return ei.msg.Name(e.pass.Pkg), m.Name(e.pass.Pkg)
+	}
+	return "", ""
+}
+
+// higherAdopted reports whether, as tag variable i is set to t, a value
+// of the message tainted as k (info), the higher variables hold the
+// message's own components: only then is setting a lower one from the
+// message a jump to its tag. It is true when the message is not known.
+func (e *engine) higherAdopted(st *pstate, i int, t, k term, info *taintInfo) bool {
+	if i == 0 {
+		return true
+	}
+	if info.from != "" {
+		t = info.from
+		if k, info = st.tainted(t); info == nil {
+			return true
+		}
+	}
+	msg, m, ptr := k, info.msg, info.ptr
+	if ei := info.elem; ei != nil {
+		el, ok := element(t, k, ei)
+		if !ok || ei.data {
+			return true
+		}
+		msg, m, ptr = el, ei.msg, ei.ptr
+	}
+	if m == nil {
+		return true
+	}
+	for j := 0; j < i && j < len(m.Components); j++ {
+		var ct term
+		switch c := m.Components[j]; c.Kind {
+		case annotations.Field:
+			ct = componentTerm(msg, ptr, c)
+		case annotations.Const:
+			ct = constTerm(c.Value)
+		default:
+			continue
+		}
+		// (What the filter established about a field not read since.)
+		e.elemFacts(st, ct)
+		if st.cur[j] != ct && st.fs.cmp(st.cur[j], ct) != relEQ {
+			if debug {
+				fmt.Printf("higherAdopted: var %d %s is not %s\n", j, st.cur[j], ct)
+			}
+			return false
+		}
+	}
+	return true
 }
 
 // store interprets a store to memory.
@@ -1530,6 +1740,15 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	}
 	if isTracked(typ) {
 		st.add(mkFact(loc, token.EQL, vt))
+	} else if isPointer(typ) {
+		// A pointer kept in a variable in memory (fwd = &f, fwd
+		// captured by a closure): what it points to is what vt points
+		// to, a message or a mailbox (as for phis, see edge); whether
+		// it is nil is followed.
+		st.add(mkFact(loc, token.EQL, vt))
+		if d := st.taint[derefOf(vt)]; d != nil && !vt.isConst() {
+			st.mutTaint()[derefOf(loc)] = d
+		}
 	}
 	_, info := st.tainted(vt)
 	if m := e.ann.MsgOf(typ); m != nil && info != nil && !isTracked(typ) {
@@ -1586,7 +1805,7 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 	if info == nil && local {
 		if base, ok := baseOf(addr); ok {
 			if a, ok := base.(*ssa.Alloc); ok && a.Comment != "varargs" && a.Comment != "complit" && a.Comment != "slicelit" {
-				if _, l := e.recvOwner(fr, b); l != nil && declaredOutside(a, l, nil) {
+				if _, l := e.writeScope(fr, b, st); l != nil && declaredOutside(a, l, nil) {
 					e.recvWrite(fr, b, st, pos, append(indexesOf(addr), val)...)
 				}
 			}
@@ -1767,27 +1986,75 @@ func (e *engine) ownReceptionLoop(fr *frame, b *ssa.BasicBlock) *natLoop {
 func (e *engine) hasReceive(l *natLoop) bool {
 	for b := range l.blocks {
 		for _, instr := range b.Instrs {
-			switch in := instr.(type) {
-			case *ssa.UnOp:
-				if in.Op == token.ARROW {
-					return true
-				}
-			case *ssa.Select:
-				for _, st := range in.States {
-					if st.Dir == types.RecvOnly {
-						return true
-					}
-				}
-			case *ssa.Call:
-				if fn := calleeObj(in.Common()); fn != nil {
-					if c := e.ann.CommOf(fn); c != nil && c.Kind == annotations.Recv {
-						return true
-					}
-				}
+			if e.receives(instr, 0) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// receives reports whether instr receives: a receive, a select with a
+// receive case, a call of a //sync:recv function or of a recvHelper.
+func (e *engine) receives(instr ssa.Instruction, depth int) bool {
+	switch in := instr.(type) {
+	case *ssa.UnOp:
+		return in.Op == token.ARROW
+	case *ssa.Select:
+		for _, st := range in.States {
+			if st.Dir == types.RecvOnly {
+				return true
+			}
+		}
+	case *ssa.Call:
+		if fn := calleeObj(in.Common()); fn != nil {
+			if c := e.ann.CommOf(fn); c != nil && c.Kind == annotations.Recv {
+				return true
+			}
+		}
+		if fn := staticCallee(in.Common()); fn != nil && e.recvHelper(fn, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// recvHelper reports whether fn, a function of the package, receives once
+// per call, outside any loop of its own (recv(deadline) (Msg, bool)
+// around a select): a loop that calls it receives as if the receive were
+// written in place, and is a reception loop. A function with a loop
+// around its receive is a reception of its own, not such a helper.
+func (e *engine) recvHelper(fn *ssa.Function, depth int) bool {
+	fn = originOf(fn)
+	if fn == nil || fn.Blocks == nil || fn.Pkg != e.fn.Pkg || depth > 3 {
+		return false
+	}
+	if v, ok := e.recvHelpers[fn]; ok {
+		return v
+	}
+	if e.recvHelpers == nil {
+		e.recvHelpers = make(map[*ssa.Function]bool)
+	}
+	e.recvHelpers[fn] = false // (recursion)
+	inLoop := make(map[*ssa.BasicBlock]bool)
+	for _, l := range naturalLoops(fn) {
+		for b := range l.blocks {
+			inLoop[b] = true
+		}
+	}
+	found := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if e.receives(instr, depth) {
+				if inLoop[b] {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	e.recvHelpers[fn] = found
+	return found
 }
 
 // isDeclaration reports whether a store into alloc at pos initialises the

@@ -14,6 +14,22 @@ import (
 // liveness holds the SSA values live on entry to each block of a function.
 type liveness map[*ssa.BasicBlock]map[ssa.Value]bool
 
+// liveness sets fr.live, the liveness of fr's function.
+func (e *engine) liveness(fr *frame) liveness {
+	if fr.live == nil {
+		// A function's liveness does not depend on the call site: it is
+		// computed once per function, not once per inlined call.
+		if e.live == nil {
+			e.live = make(map[*ssa.Function]liveness)
+		}
+		if fr.live = e.live[fr.fn]; fr.live == nil {
+			fr.live = computeLiveness(fr.fn)
+			e.live[fr.fn] = fr.live
+		}
+	}
+	return fr.live
+}
+
 // computeLiveness is the classic backward dataflow over the CFG; a phi's
 // operand is live at the end of the corresponding predecessor.
 func computeLiveness(fn *ssa.Function) liveness {
@@ -91,17 +107,7 @@ func computeLiveness(fn *ssa.Function) liveness {
 // the entry of b, keeping the relations it implies between the terms that
 // remain. This keeps the number of distinct states per block small.
 func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
-	if fr.live == nil {
-		// A function's liveness does not depend on the call site: it is
-		// computed once per function, not once per inlined call.
-		if e.live == nil {
-			e.live = make(map[*ssa.Function]liveness)
-		}
-		if fr.live = e.live[fr.fn]; fr.live == nil {
-			fr.live = computeLiveness(fr.fn)
-			e.live[fr.fn] = fr.live
-		}
-	}
+	e.liveness(fr)
 	if e.scratch == nil {
 		e.scratch = newProjectScratch()
 	}
@@ -226,8 +232,11 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		}
 		stateBases[e.term(fr, st, p).base()] = true
 	}
+	cells := sc.cells
 	for _, fv := range fr.fn.FreeVars {
-		stateBases[e.term(fr, st, fv).base()] = true
+		b := e.term(fr, st, fv).base()
+		stateBases[b] = true
+		cells[b] = true
 	}
 
 	keep := func(t term) bool {
@@ -237,7 +246,11 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		if e.withinRecv(st, t) {
 			return true // the message last received: its tag is checked where a write stores it
 		}
-		if stateBases[t.base()] && string(t) != t.base() {
+		if cells[t.base()] && string(t) == t.base()+"*" {
+			// The value of a variable a closure captured (fwd in
+			// r.with(func() { r.view = fwd.View })): the caller's local,
+			// not the state it may point to.
+		} else if stateBases[t.base()] && string(t) != t.base() {
 			if _, info := st.tainted(t); info == nil && !st.marked(t) {
 				return false
 			}
@@ -486,11 +499,13 @@ func (st *pstate) renameCurs(f func(term) (term, bool)) {
 type projectScratch struct {
 	keepTerm, keptOf     map[term]bool
 	liveBase, stateBases map[string]bool
-	ne, have             map[fact]bool
-	canon                map[term]term
-	spentOnly            map[term]bool
-	kept                 []term
-	nodes                []int32
+	// cells are the bases of the free variables (captured variables).
+	cells     map[string]bool
+	ne, have  map[fact]bool
+	canon     map[term]term
+	spentOnly map[term]bool
+	kept      []term
+	nodes     []int32
 }
 
 func newProjectScratch() *projectScratch {
@@ -499,6 +514,7 @@ func newProjectScratch() *projectScratch {
 		keptOf:     make(map[term]bool),
 		liveBase:   make(map[string]bool),
 		stateBases: make(map[string]bool),
+		cells:      make(map[string]bool),
 		ne:         make(map[fact]bool),
 		have:       make(map[fact]bool),
 		canon:      make(map[term]term),
@@ -512,6 +528,7 @@ func (sc *projectScratch) clear() {
 	clearMap(sc.keptOf)
 	clearMap(sc.liveBase)
 	clearMap(sc.stateBases)
+	clearMap(sc.cells)
 	clearMap(sc.ne)
 	clearMap(sc.have)
 	clearMap(sc.canon)

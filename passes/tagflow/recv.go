@@ -110,7 +110,9 @@ func (e *engine) enterBlock(fr *frame, b *ssa.BasicBlock, st *pstate) {
 	}
 	owner, l := e.recvOwner(fr, b)
 	if l == nil {
-		st.recv = nil
+		if _, el := e.eventScope(fr, b, st); el == nil {
+			st.recv = nil
+		}
 		return
 	}
 	if owner == fr && l.header == b {
@@ -232,7 +234,7 @@ func (e *engine) recvWrite(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	if r == nil {
 		return
 	}
-	owner, l := e.recvOwner(fr, b)
+	owner, l := e.writeScope(fr, b, st)
 	if l == nil {
 		return
 	}
@@ -266,6 +268,13 @@ func (e *engine) recvWrite(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	}
 	if mt != "" {
 		e.mailboxStore(fr, b, st, mt, pos, "", false)
+		if p := st.pending; p != nil && p.pos == pos && l.header == e.header && owner.depth == 0 {
+			// A flag or count of an event loop, declared before it:
+			// kept across iterations (keptAcross).
+			q := *p
+			q.kept = true
+			st.pending = &q
+		}
 		return
 	}
 	if r.may {
@@ -395,6 +404,37 @@ func declaredOutside(v ssa.Value, l *natLoop, seen map[ssa.Value]bool) bool {
 // recvOwner returns the reception loop block b of frame fr lies in, and
 // the frame whose function has that loop: fr's own innermost reception
 // loop, or the one the call that inlined fr was made in.
+// eventScope returns, in the event-loop style (the tagged loop receives
+// one message per iteration itself, select { case <-tick: ...; case m :=
+// <-in: ... }), the tagged loop when block b follows, in the same
+// iteration and outside any inner loop, a receive of the tagged loop's
+// own body: what the rest of the iteration writes into variables declared
+// before the loop (heard[m.From] = true) is written by the reception.
+func (e *engine) eventScope(fr *frame, b *ssa.BasicBlock, st *pstate) (*frame, *natLoop) {
+	r := st.recv
+	if fr.depth != 0 || r == nil || r.fr != fr || b == e.header {
+		return nil, nil
+	}
+	for _, l := range fr.loops {
+		if l.header != e.header {
+			continue
+		}
+		if l.blocks[b] && l.blocks[r.b] && e.innerLoop(fr, b) == nil && e.ownReceptionLoop(fr, r.b) == nil && e.ownReceptionLoop(fr, b) == nil {
+			return fr, l
+		}
+	}
+	return nil, nil
+}
+
+// writeScope is recvOwner, or else eventScope: the loop whose reception
+// a write at block b belongs to.
+func (e *engine) writeScope(fr *frame, b *ssa.BasicBlock, st *pstate) (*frame, *natLoop) {
+	if owner, l := e.recvOwner(fr, b); l != nil {
+		return owner, l
+	}
+	return e.eventScope(fr, b, st)
+}
+
 func (e *engine) recvOwner(fr *frame, b *ssa.BasicBlock) (*frame, *natLoop) {
 	if l := e.ownReceptionLoop(fr, b); l != nil {
 		return fr, l

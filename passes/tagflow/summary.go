@@ -64,6 +64,18 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 			}
 		}
 	}
+	// headers are the struct types a message's tag field lies in (Header
+	// embedded in each message: h.Hdr() is a getter of the tag).
+	headers := make(map[types.Type]bool)
+	for _, m := range ann.Msgs {
+		for _, c := range m.Components {
+			for _, f := range c.Fields[:max(len(c.Fields)-1, 0)] {
+				if _, ok := derefType(f.Type()).Underlying().(*types.Struct); ok {
+					headers[types.Unalias(derefType(f.Type()))] = true
+				}
+			}
+		}
+	}
 	comm := make(map[*ssa.Function]bool)
 	// dyncalls are the calls of each function that the summary cannot
 	// follow statically.
@@ -163,11 +175,11 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 			}
 		}
 		// A getter of a message (m.GetView(), as protobuf generates
-		// them): inlined so that what it returns is known to be the
-		// message's field.
-		if res.Len() == 1 && trackedResult(f) {
+		// them, m.Tag() (int, Step), h.Hdr() Header): inlined so that
+		// what it returns is known to be the message's fields.
+		if tagLikeResults(f) {
 			for _, p := range f.Params {
-				if ann.MsgOf(p.Type()) != nil || ann.MsgOf(derefType(p.Type())) != nil {
+				if ann.MsgOf(p.Type()) != nil || ann.MsgOf(derefType(p.Type())) != nil || headers[types.Unalias(derefType(p.Type()))] {
 					s.relevant[f] = true
 				}
 			}
@@ -275,6 +287,19 @@ func escapes(mc *ssa.MakeClosure) bool {
 
 // trackedResult reports whether f returns an integer or a boolean, the
 // values the engine relates to the tag.
+// tagLikeResults reports whether f returns only integers, booleans and
+// structs (a tag, or a header holding one).
+func tagLikeResults(f *ssa.Function) bool {
+	res := f.Signature.Results()
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		if _, isStruct := t.Underlying().(*types.Struct); !isTracked(t) && !isStruct {
+			return false
+		}
+	}
+	return res.Len() > 0
+}
+
 func trackedResult(f *ssa.Function) bool {
 	res := f.Signature.Results()
 	for i := 0; i < res.Len(); i++ {
