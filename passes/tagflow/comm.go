@@ -437,6 +437,17 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		// tag; any use of its fields panics.
 		return
 	}
+	for _, c := range m.Components {
+		// The same for a tag in a header it points to (Hdr *Header,
+		// nil: m.GetHdr().GetTerm() is 0, m.Hdr.Term panics).
+		if c.Kind != annotations.Field {
+			continue
+		}
+		ct := string(componentTerm(mt, minfo.ptr, c))
+		if i := strings.LastIndex(ct, "*."); i > 0 && st.fs.cmp(term(ct[:i]), "c:nil") == relEQ {
+			return
+		}
+	}
 	name := m.Name(e.pass.Pkg)
 	fromMbox := st.inMailbox(mt)
 	if fromMbox && val != mt {

@@ -288,12 +288,13 @@ func escapes(mc *ssa.MakeClosure) bool {
 // trackedResult reports whether f returns an integer or a boolean, the
 // values the engine relates to the tag.
 // tagLikeResults reports whether f returns only integers, booleans and
-// structs (a tag, or a header holding one).
+// structs or pointers to structs (a tag, or a header holding one:
+// m.GetHdr().GetTerm() in protobuf code).
 func tagLikeResults(f *ssa.Function) bool {
 	res := f.Signature.Results()
 	for i := 0; i < res.Len(); i++ {
 		t := res.At(i).Type()
-		if _, isStruct := t.Underlying().(*types.Struct); !isTracked(t) && !isStruct {
+		if _, isStruct := derefType(t).Underlying().(*types.Struct); !isTracked(t) && !isStruct {
 			return false
 		}
 	}
