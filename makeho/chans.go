@@ -203,6 +203,74 @@ func (g *loopGen) checkChannels() error {
 	return nil
 }
 
+// checkHiddenComm refuses a call in the loop of a function of the package
+// that communicates without being a communication function (see
+// hiddenComm). It runs after the round structure is checked, whose
+// refusals say more.
+func (g *loopGen) checkHiddenComm() error {
+	var err error
+	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok && g.commKind(call) == 0 {
+			if name := g.hiddenComm(call, 0); name != "" {
+				err = refuse(call.Pos(), "not supported yet: a call of %s, which sends or receives (make-HO translates the sends and receives written in the loop itself and calls of //sync:send and //sync:recv functions: write them in the loop, or annotate the function)", name)
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+// hiddenComm returns the name of the function of the package that call
+// calls when it communicates (a channel send or receive, a select, a call
+// of a //sync:send or //sync:recv function, or of another such function),
+// but is neither a communication function nor the function of a nested
+// tagged loop: make-HO would copy the call into a round's update, where
+// it would do the real I/O after the round's messages were delivered.
+func (g *loopGen) hiddenComm(call *ast.CallExpr, depth int) string {
+	fn, _ := calleeOf(g.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() != g.u.pass.Pkg || depth > 3 {
+		return ""
+	}
+	var decl *ast.FuncDecl
+	for _, f := range g.u.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && g.info.Defs[fd.Name] == fn {
+				decl = fd
+			}
+		}
+	}
+	if decl == nil || decl.Body == nil {
+		return ""
+	}
+	for _, l := range g.u.ann.Loops {
+		if l.Func == ast.Node(decl) {
+			return "" // a nested machine (checkNesting)
+		}
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SendStmt, *ast.SelectStmt:
+			found = true
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW
+		case *ast.CallExpr:
+			found = g.commKind(n) != 0 || g.hiddenComm(n, depth+1) != ""
+		}
+		return !found
+	})
+	if found {
+		return fn.Name()
+	}
+	return ""
+}
+
 // checkSelect checks a select of the loop: a reception (one case receives
 // from the inbox, the others are timeouts) or a send to a peer (one send
 // case and an empty default). The timeouts' receives go to timeouts and

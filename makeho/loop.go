@@ -145,6 +145,7 @@ func (g *loopGen) run() ([]byte, map[string]string, error) {
 		g.branches,
 		g.sends,
 		g.receptions,
+		g.checkHiddenComm,
 		g.hoist,
 		func() error { g.splitEdits(); return nil },
 	}

@@ -1,0 +1,56 @@
+// Package hiddencomm is a make-HO abort case: a round's send goes through
+// a helper of the package that is not a //sync:send function.
+package hiddencomm
+
+import (
+	"time"
+
+	"transport"
+)
+
+type Step int
+
+const A Step = 0
+
+//sync:msg Round,Step
+type Msg struct {
+	Round int
+	Step  Step
+}
+
+type Proc struct {
+	net   transport.Net
+	n     int
+	round int
+	step  Step
+	x     int
+}
+
+// toAll sends m to every process but 0, one Send each.
+func (p *Proc) toAll(m Msg) {
+	for q := 1; q < p.n; q++ {
+		p.net.Send(q, m)
+	}
+}
+
+func (p *Proc) Run() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = A
+		p.toAll(Msg{Round: p.round, Step: p.step})
+		var got []Msg
+		for len(got) < 3 {
+			raw, _, ok := p.net.Recv(time.Now())
+			if !ok {
+				break
+			}
+			m, isMsg := raw.(Msg)
+			if !isMsg || m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			got = append(got, m)
+		}
+		p.x = len(got)
+	}
+}
