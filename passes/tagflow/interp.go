@@ -1217,9 +1217,24 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 	case *ssa.Alloc:
 		define(in)
 		// The address of a variable is not nil (got = &m, then a test
-		// of got against nil after the reception).
-		if !st.addFact(e.term(fr, st, in), token.NEQ, "c:nil") {
-			return nil
+		// of got against nil after the reception). Recorded only where
+		// the address is kept in a variable (a phi, a store), which is
+		// where a test may meet it: a fact for every allocation made the
+		// corpus's analysis about 15% slower.
+		for _, r := range *in.Referrers() {
+			kept := false
+			switch r := r.(type) {
+			case *ssa.Phi:
+				kept = true
+			case *ssa.Store:
+				kept = r.Val == ssa.Value(in)
+			}
+			if kept {
+				if !st.addFact(e.term(fr, st, in), token.NEQ, "c:nil") {
+					return nil
+				}
+				break
+			}
 		}
 		if isPointer(derefType(in.Type())) {
 			// A new pointer variable is nil (var fwd *Forward, in
