@@ -155,7 +155,12 @@ func (e *engine) dependsOnRecv(fr *frame, st *pstate, v ssa.Value, depth int) bo
 }
 
 func (e *engine) withinRecv(st *pstate, t term) bool {
-	r := st.recv
+	return st.recv.holds(t)
+}
+
+// holds reports whether term t names the received value, one of its
+// copies, or memory below them (or above them).
+func (r *recvState) holds(t term) bool {
 	if r == nil || r.val == "" || t == "" || t.isConst() {
 		return false
 	}
