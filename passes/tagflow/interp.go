@@ -1782,6 +1782,13 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		if d := st.taint[derefOf(vt)]; d != nil && !vt.isConst() {
 			st.mutTaint()[derefOf(loc)] = d
 		}
+		if s, ok := derefType(typ).Underlying().(*types.Struct); ok && !vt.isConst() {
+			// The fields reached through the stored pointer are the
+			// pointee's (&Prepare{Hdr: &Header{Term: n.term}}): equal
+			// as long as neither is written, a store through either
+			// path dropping the equality.
+			e.fieldFacts(st, derefOf(loc), derefOf(vt), s, 0)
+		}
 	}
 	_, info := st.tainted(vt)
 	if m := e.ann.MsgOf(typ); m != nil && info != nil && !isTracked(typ) {

@@ -170,8 +170,11 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		}
 		res := f.Signature.Results()
 		for i := 0; i < res.Len(); i++ {
-			if ann.MsgOf(res.At(i).Type()) != nil {
+			if ann.MsgOf(res.At(i).Type()) != nil || ann.MsgOf(derefType(res.At(i).Type())) != nil {
 				s.relevant[f] = true // builds a message
+			}
+			if headers[types.Unalias(derefType(res.At(i).Type()))] {
+				s.relevant[f] = true // builds the header holding a message's tag (p.hdr())
 			}
 		}
 		// A getter of a message (m.GetView(), as protobuf generates
