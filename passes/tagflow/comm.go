@@ -510,9 +510,22 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 			owner, l := e.recvOwner(fr, b)
 			st.pending = &pendingJump{pos: pos, msg: name, fr: owner, loop: l}
 		}
+	case partial && !maybeLess && !st.opaque && !st.widened:
+		// The filter keeps earlier rounds out but not later ones, which
+		// a message without its round (a _ in its tag) may not be of.
+		e.report(Finding{Cond: 3, Pos: pos,
+			Message: fmt.Sprintf("%s stored without checking that its tag is == (%s): its tag has a _, so it must be of the current round, and a message of a later round can get in", name, e.names(len(e.vars)))})
 	case st.opaque || st.widened || !maybeLess:
+		why := "its filter calls code ccvet does not follow"
+		switch {
+		case st.opaque:
+		case st.widened:
+			why = "ccvet merged the many paths that reach it and kept only what all of them establish"
+		default:
+			why = "what its filter establishes does not tell"
+		}
 		e.report(Finding{Cond: 3, Pos: pos, Unproven: true,
-			Message: fmt.Sprintf("cannot tell that the %s stored here is from the current round or a later one (its filter calls code ccvet does not follow)", name)})
+			Message: fmt.Sprintf("cannot tell that the %s stored here is from the current round or a later one (%s)", name, why)})
 	default:
 		want := ">="
 		if partial {

@@ -222,9 +222,22 @@ func dedupe(fs []Finding) []Finding {
 		if len(out) > 0 && out[len(out)-1].Pos == f.Pos && out[len(out)-1].Cond == f.Cond && !out[len(out)-1].Unproven {
 			continue
 		}
+		// The same gap found on several paths, for different reasons
+		// (a message stored after a filter ccvet does not follow on one,
+		// after merged paths on another): said once.
+		if p := len(out) - 1; p >= 0 && out[p].Pos == f.Pos && out[p].Cond == f.Cond && out[p].Unproven && f.Unproven && sameBeforeReason(out[p].Message, f.Message) {
+			continue
+		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// sameBeforeReason reports whether messages a and b differ only in the
+// reason they end with, in parentheses.
+func sameBeforeReason(a, b string) bool {
+	i, j := strings.LastIndex(a, " ("), strings.LastIndex(b, " (")
+	return i > 0 && j > 0 && strings.HasSuffix(a, ")") && strings.HasSuffix(b, ")") && a[:i] == b[:j]
 }
 
 // oncePerLine drops a finding that repeats, word for word, one reported
