@@ -26,6 +26,8 @@ type pstate struct {
 	// lowVar is the one that decides), or NoPos.
 	lowAt  token.Pos
 	lowVar int
+	// lowSet is the variable assigned at lowAt.
+	lowSet int
 	// cpPos and cpWhat describe the last communication point.
 	cpPos  token.Pos
 	cpWhat string
@@ -64,6 +66,9 @@ type pstate struct {
 	mbox mboxMarks
 	// xs follows the values that depend on received tags (unbounded.go).
 	xs *xstate
+	// offs are the values known to be another one plus a constant
+	// (offset.go; never modified: replaced).
+	offs []offEntry
 }
 
 type taintInfo struct {
@@ -301,6 +306,13 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 	if st.opaque {
 		b.WriteString("|O")
 	}
+	if st.lowAt.IsValid() {
+		// A path whose tag went below the reference, and which variable
+		// did, is reported at that assignment: not merged with one that
+		// would report the fall elsewhere.
+		b.WriteString("|L")
+		b.WriteString(strconv.Itoa(st.lowVar))
+	}
 	if st.widened {
 		b.WriteString("|W")
 	}
@@ -340,6 +352,7 @@ func (st *pstate) addFact(a term, op token.Token, b term) bool {
 func (st *pstate) redefine(base string) {
 	primed := base + "'"
 	st.xRedefine(base, primed)
+	st.dropOffs(func(t term) bool { v := t.value(); return v == base || v == primed })
 	// A location below a value computed again is not the one marked.
 	st.unmarkWhere(func(m term, _ bool) bool { b := m.value(); return b == base || b == primed })
 	// Whether the state mentions base or primed, in one pass.
@@ -968,10 +981,11 @@ func (e *engine) monoCheck(st *pstate, pos token.Pos, what string) {
 	if i, r := e.tagCmp(st); i >= 0 && r != relGT {
 		v := e.vars[i]
 		at := st.set[i]
-		if r == relLT && st.lowAt.IsValid() && st.lowVar == i {
+		if r == relLT && st.lowAt.IsValid() && st.lowVar <= i {
 			// The assignment that took the tag below the reference, not a
-			// later one that left it there.
-			at = st.lowAt
+			// later one that left it there; when a higher variable went
+			// down and back, its dip.
+			at, i, v = st.lowAt, st.lowVar, e.vars[st.lowVar]
 		}
 		if !at.IsValid() {
 			at = pos
@@ -985,7 +999,14 @@ func (e *engine) monoCheck(st *pstate, pos token.Pos, what string) {
 			if i > 0 {
 				msg += fmt.Sprintf(", while %s did not increase", e.names(i))
 			}
-			f := Finding{Cond: 1, Pos: at, Message: msg}
+			indirect := false
+			if at == st.lowAt && st.lowSet < i {
+				// A higher variable set back to what it was at the
+				// communication point, a lower one being below.
+				msg = fmt.Sprintf("%s is set back to what it was at %s, while %s is lower than it was there", e.vars[st.lowSet].sv.Name, e.where(st.cpPos, st.cpWhat), v.sv.Name)
+				indirect = true
+			}
+			f := Finding{Cond: 1, Pos: at, Message: msg, indirect: indirect}
 			f.Related = append(f.Related, annotations.Related{Pos: pos, Message: "the lower tag is reached at " + what})
 			e.report(f)
 			return
@@ -1374,8 +1395,10 @@ func (e *engine) arith(fr *frame, st *pstate, in *ssa.BinOp) {
 		}
 		if y.isConst() {
 			e.offset(st, v, x, constValue(y).String())
+			e.exactOffset(st, v, x, y, false)
 		} else if x.isConst() {
 			e.offset(st, v, y, constValue(x).String())
+			e.exactOffset(st, v, y, x, false)
 		}
 	case token.SUB:
 		if y.isConst() {
@@ -1386,6 +1409,7 @@ func (e *engine) arith(fr *frame, st *pstate, in *ssa.BinOp) {
 				s = "-" + s
 			}
 			e.offset(st, v, x, s)
+			e.exactOffset(st, v, x, y, true)
 		}
 	}
 }
@@ -1516,7 +1540,7 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is set inside the reception loop, which may write only the mailbox", e.vars[i].sv.Name)})
 	}
 	if debug {
-		fmt.Printf("assign %v var %d := %s (cur %s old %s)\n  facts %v\n", e.pass.Fset.Position(pos), i, t, st.cur[i], st.old[i], st.fs)
+		fmt.Printf("assign %v var %d := %s (cur %s old %s) low %v/%d\n  facts %v\n", e.pass.Fset.Position(pos), i, t, st.cur[i], st.old[i], e.pass.Fset.Position(st.lowAt), st.lowVar, st.fs)
 		for k, v := range st.taint {
 			fmt.Printf("  taint %s: %+v elem %+v\n", k, *v, v.elem)
 		}
@@ -1525,11 +1549,19 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	st.cur[i] = t
 	st.set[i] = pos
 	st.unmarkDirty() // the messages of the mailboxes were received at the previous tag
-	// Where the tag went below the reference, if it is below now.
-	if j, r := e.tagCmp(st); r != relLT {
+	// Where the tag went below the reference, if it is below now. A
+	// variable taken lower and back (l.slot--, then l.slot++ at the top
+	// of the loop) leaves the tag equal, not above: its dip is what a
+	// later reset of a lower variable (l.step = Prepare) makes a fall, so
+	// it stays the place to report.
+	switch j, r := e.tagCmp(st); {
+	case r == relLT:
+		if !st.lowAt.IsValid() || j < st.lowVar {
+			st.lowAt, st.lowVar, st.lowSet = pos, j, i
+		}
+	case r == relEQ && st.lowAt.IsValid():
+	default:
 		st.lowAt = token.NoPos
-	} else if !st.lowAt.IsValid() || st.lowVar != j {
-		st.lowAt, st.lowVar = pos, j
 	}
 	if st.pending != nil && st.pending.witness.IsValid() && i == 0 {
 		// The witness's first component was above the first variable's
@@ -2370,6 +2402,7 @@ func join(a, b *pstate) *pstate {
 		}
 	}
 	j.fs = fs
+	j.offs = joinOffs(a.offs, b.offs)
 	j.widened = true
 	xJoin(j, a, b)
 	for k, c := range j.conds {

@@ -392,6 +392,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		}
 	}
 	st.xProject(keep)
+	st.dropOffs(func(t term) bool { return !keep(t) })
 	for k, c := range st.conds {
 		if !keep(k) || !keep(c.a) || !keep(c.b) {
 			delete(st.mutConds(), k)
@@ -440,6 +441,7 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 				st.old[i] = c
 			}
 		}
+		st.renameOffs(canon)
 	}
 	// The tags the mailboxes' filters compared the messages with follow
 	// the renaming; one whose synthetic name no longer denotes a value is

@@ -53,6 +53,9 @@ type Finding struct {
 	Unproven bool
 	Message  string
 	Related  []annotations.Related
+	// indirect marks a finding that explains the position less directly
+	// than another of the same kind there would: dedupe prefers the other.
+	indirect bool
 }
 
 // ConditionText explains each condition, for diagnostics.
@@ -206,6 +209,9 @@ func dedupe(fs []Finding) []Finding {
 		}
 		if fs[i].Unproven != fs[j].Unproven {
 			return !fs[i].Unproven // violations first: they make the rest redundant
+		}
+		if fs[i].indirect != fs[j].indirect {
+			return !fs[i].indirect
 		}
 		return fs[i].Message < fs[j].Message
 	})

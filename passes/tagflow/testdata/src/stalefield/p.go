@@ -74,13 +74,13 @@ func (p *P) counterUntilCaught() {
 
 // counterOnly is the shape of the corpus mutants loop-counter-round and
 // ballot-from-attempt-counter: a violation (a jump to a later ballot is
-// undone at the next iteration), but the reference there is the previous
-// iteration's tag, whose link to the received ballot the projection at
-// the loop head drops: ccvet cannot prove it either way.
+// undone at the next iteration). The path that jumped is told apart from
+// the one that did not by what it knows of r + 1 (offset.go), so the
+// received ballot, which nothing bounds above, refutes condition I there.
 func (p *P) counterOnly() {
 	//sync:tag p.ballot,p.step
 	for r := 0; ; r++ {
-		p.ballot = r + 1 // want `cannot prove 1: cannot tell that p.ballot is not lower than at send`
+		p.ballot = r + 1 // want `condition 1: p.ballot may be set lower than it was at send \(line 91\): it held there a value received in a message, which nothing on the path bounds above, and is now set to a value that does not depend on it`
 		p.step = Prepare
 		p.out <- Msg{Ballot: p.ballot, Step: p.step}
 		m := <-p.in
