@@ -1540,7 +1540,7 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 		e.report(Finding{Cond: 3, Pos: pos, Message: fmt.Sprintf("%s is set inside the reception loop, which may write only the mailbox", e.vars[i].sv.Name)})
 	}
 	if debug {
-		fmt.Printf("assign %v var %d := %s (cur %s old %s) low %v/%d\n  facts %v\n", e.pass.Fset.Position(pos), i, t, st.cur[i], st.old[i], e.pass.Fset.Position(st.lowAt), st.lowVar, st.fs)
+		fmt.Printf("assign %v var %d := %s (cur %s old %s) low %v/%d pending %+v\n  facts %v\n", e.pass.Fset.Position(pos), i, t, st.cur[i], st.old[i], e.pass.Fset.Position(st.lowAt), st.lowVar, st.pending, st.fs)
 		for k, v := range st.taint {
 			fmt.Printf("  taint %s: %+v elem %+v\n", k, *v, v.elem)
 		}
