@@ -284,23 +284,26 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 		if r.dep {
 			b.WriteString("!")
 		}
-		// Whether a pointer in the message is nil decides which of its
-		// fields the path may read (m.GetHdr().GetTerm() returns 0 for a
-		// nil header): paths that differ there are not joined, or the
-		// join forgets both the pointer's nil-ness and the tag the other
-		// path compared.
-		for _, f := range st.fs {
-			p := f.a
-			if p == "c:nil" {
-				p = f.b
-			} else if f.b != "c:nil" {
-				continue
-			}
-			if (f.op == token.EQL || f.op == token.NEQ) && r.holds(p) {
-				b.WriteByte(',')
-				b.WriteString(string(p))
-				b.WriteString(f.op.String())
-			}
+	}
+	// Whether a received message, or a pointer in it, is nil decides
+	// which of its fields the path may read (m.GetHdr().GetTerm() returns
+	// 0 for a nil header): paths that differ there are not joined, or the
+	// join forgets both the pointer's nil-ness and the tag the other path
+	// compared.
+	for _, f := range st.fs {
+		p := f.a
+		if p == "c:nil" {
+			p = f.b
+		} else if f.b != "c:nil" {
+			continue
+		}
+		if f.op != token.EQL && f.op != token.NEQ {
+			continue
+		}
+		if _, info := st.tainted(p); info != nil || st.recv.holds(p) {
+			b.WriteString("|N")
+			b.WriteString(string(p))
+			b.WriteString(f.op.String())
 		}
 	}
 	if st.opaque {
