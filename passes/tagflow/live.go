@@ -230,11 +230,11 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 				continue // built by a constructor (p.newAck())
 			}
 		}
-		stateBases[e.term(fr, st, p).base()] = true
+		stateBases[e.term(fr, st, p).root()] = true
 	}
 	cells := sc.cells
 	for _, fv := range fr.fn.FreeVars {
-		b := e.term(fr, st, fv).base()
+		b := e.term(fr, st, fv).root()
 		stateBases[b] = true
 		cells[b] = true
 	}
@@ -246,11 +246,11 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		if e.withinRecv(st, t) {
 			return true // the message last received: its tag is checked where a write stores it
 		}
-		if cells[t.base()] && string(t) == t.base()+"*" {
+		if r := t.root(); cells[r] && string(t) == r+"*" {
 			// The value of a variable a closure captured (fwd in
 			// r.with(func() { r.view = fwd.View })): the caller's local,
 			// not the state it may point to.
-		} else if stateBases[t.base()] && string(t) != t.base() {
+		} else if stateBases[r] && string(t) != r {
 			if _, info := st.tainted(t); info == nil && !st.marked(t) {
 				return false
 			}

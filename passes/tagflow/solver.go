@@ -35,6 +35,30 @@ func (t term) base() string {
 	return s
 }
 
+// root is the value whose memory the term names (the term itself when it
+// names no memory): its prefix up to the first selection or dereference,
+// the whole name of an inlined frame's value ("0.7/v14#0*.1" is rooted at
+// "0.7/v14#0", where base cuts at the frame's dot, "0"). Memory below a
+// helper's pointer parameter is found by it: cut at the dot, every value of
+// every inlined frame seemed to lie below the parameter.
+func (t term) root() string {
+	s := string(t)
+	if t.isConst() {
+		return s
+	}
+	start := 0
+	if len(s) > 0 && s[0] >= '0' && s[0] <= '9' {
+		start = strings.IndexByte(s, '/') + 1
+	}
+	for i := start; i < len(s); i++ {
+		switch s[i] {
+		case '*', '.', '[':
+			return s[:i]
+		}
+	}
+	return s
+}
+
 // value is the SSA value or synthetic name the term is rooted at, like
 // base, but a value of an inlined frame ("0.51/v17.2") keeps its whole
 // name: the frame's context has dots of its own, one per inlined call,
