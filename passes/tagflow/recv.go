@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -266,7 +267,11 @@ func (e *engine) recvWrite(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 	// comma-ok tuple).
 	var mt term
 	for k, info := range st.taint {
-		if info.msg != nil && info.elem == nil && e.withinRecv(st, k) && !isCommaOk(k) &&
+		// (A pointer message kept in a variable, dec = m, makes the
+		// received value itself a single-location mailbox: still the
+		// message.)
+		isMsg := info.elem == nil || info.elem.plain && (k == r.val || slices.Contains(r.copies, k))
+		if info.msg != nil && isMsg && e.withinRecv(st, k) && !isCommaOk(k) &&
 			(mt == "" || len(k) < len(mt) || len(k) == len(mt) && k < mt) {
 			mt = k
 		}
