@@ -2220,6 +2220,9 @@ func (st *pstate) freshName(i, j int) term {
 		for k := range st.cur {
 			used = used || st.cur[k] == name || st.old[k] == name
 		}
+		for _, o := range st.offs {
+			used = used || o.t == name || o.base == name
+		}
 		if !used {
 			return name
 		}
@@ -2321,6 +2324,7 @@ func (st *pstate) forgetFrame(ctx string) {
 		}
 	}
 	st.fs = nfs
+	st.dropOffs(in)
 	for k := range st.taint {
 		if in(k) {
 			delete(st.mutTaint(), k)
