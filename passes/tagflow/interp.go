@@ -228,8 +228,26 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 			}
 			b.WriteString(string(k))
 			b.WriteByte(':')
-			if v := st.taint[k]; v.msg != nil {
+			v := st.taint[k]
+			if v.msg != nil {
 				b.WriteString(v.msg.Type.Name())
+			}
+			// What is known of a mailbox's messages against the tag: two
+			// paths that know different things of them are not one (the
+			// one explored would stand for the other, and the Proposals
+			// of a later epoch for those of this one).
+			for _, ei := range [2]*elemInfo{v.elem, v.iter} {
+				if ei == nil {
+					continue
+				}
+				b.WriteByte('[')
+				for _, r := range ei.rels {
+					b.WriteByte(byte('0' + r))
+				}
+				if ei.ge {
+					b.WriteByte('g')
+				}
+				b.WriteByte(']')
 			}
 		}
 	}

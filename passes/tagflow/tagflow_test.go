@@ -37,7 +37,7 @@ var report = &analysis.Analyzer{
 func TestPackages(t *testing.T) {
 	for _, pkg := range []string{
 		"basic", "evalrepro", "writes", "stalefield", "envelope",
-		"backedge", "nestedgetter", "nestedsend", "partialfilter", "offsets", "getterawait", "ptrpredicate", "ptrflag", "eventloop", "lowerjump", "oncehelper", "pairtag", "underlock", "narrow", "twoboxes", "hoisted", "reinline", "helpersend", "recvwrites", "depth", "maxloop", "endjump", "usedata", "lexorder", "dispatch", "ptrmsg",
+		"backedge", "nestedgetter", "nestedsend", "partialfilter", "offsets", "getterawait", "ptrpredicate", "ptrflag", "earlymbox", "eventloop", "lowerjump", "oncehelper", "pairtag", "underlock", "narrow", "twoboxes", "hoisted", "reinline", "helpersend", "recvwrites", "depth", "maxloop", "endjump", "usedata", "lexorder", "dispatch", "ptrmsg",
 		"fieldmbox", "unbounded", "msgdata", "structtag", "helperloop", "laterdata", "returnedmbox", "generics", "gosend",
 	} {
 		t.Run(pkg, func(t *testing.T) {
