@@ -271,6 +271,9 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 	}
 	if st.pending != nil {
 		b.WriteString("|P")
+		// (Of which message: whether a test settles the jump depends on
+		// it, see checkedSingleton.)
+		b.WriteString(st.pending.msg)
 		// A path whose jump is unsure, or bounded, is not one where it
 		// is neither (maxloop.go).
 		if st.pending.unsure.IsValid() {
