@@ -16,12 +16,13 @@ import (
 
 // Limits that keep the analysis of one loop bounded; past them the engine
 // says it cannot prove the conditions instead of running on.
-const (
+var (
 	maxStatesPerBlock = 1024
 	widenAfter        = 32
 	maxSteps          = 200000
-	maxInlineDepth    = 4
 )
+
+const maxInlineDepth = 4
 
 // engine interprets one tagged loop.
 type engine struct {

@@ -9,3 +9,7 @@ func SetTestHookAnalyse(h func(*annotations.Loop)) (restore func()) {
 	testHookAnalyse = h
 	return func() { testHookAnalyse = old }
 }
+
+// SetFullKey makes every part of a state part of its key (fullkey.go), for
+// the duration of a test.
+func SetFullKey() (restore func()) { return setFullKey() }

@@ -195,6 +195,9 @@ func (st *pstate) key() string {
 	var b strings.Builder
 	st.fs.writeKey(&b)
 	st.writeSkeleton(&b)
+	if fullKey {
+		st.writeFullKey(&b)
+	}
 	return b.String()
 }
 

@@ -32,14 +32,17 @@ var report = &analysis.Analyzer{
 	},
 }
 
+// testPackages are the testdata packages with // want comments.
+var testPackages = []string{
+	"basic", "evalrepro", "writes", "stalefield", "envelope",
+	"backedge", "nestedgetter", "nestedsend", "partialfilter", "offsets", "getterawait", "ptrpredicate", "ptrflag", "earlymbox", "eventloop", "lowerjump", "oncehelper", "pairtag", "underlock", "narrow", "twoboxes", "hoisted", "reinline", "helpersend", "recvwrites", "depth", "maxloop", "endjump", "usedata", "lexorder", "dispatch", "ptrmsg",
+	"fieldmbox", "unbounded", "msgdata", "structtag", "helperloop", "laterdata", "returnedmbox", "generics", "gosend",
+}
+
 // TestPackages runs the dataflow on each testdata package and checks its
 // // want comments. Each package's doc comment says what it is about.
 func TestPackages(t *testing.T) {
-	for _, pkg := range []string{
-		"basic", "evalrepro", "writes", "stalefield", "envelope",
-		"backedge", "nestedgetter", "nestedsend", "partialfilter", "offsets", "getterawait", "ptrpredicate", "ptrflag", "earlymbox", "eventloop", "lowerjump", "oncehelper", "pairtag", "underlock", "narrow", "twoboxes", "hoisted", "reinline", "helpersend", "recvwrites", "depth", "maxloop", "endjump", "usedata", "lexorder", "dispatch", "ptrmsg",
-		"fieldmbox", "unbounded", "msgdata", "structtag", "helperloop", "laterdata", "returnedmbox", "generics", "gosend",
-	} {
+	for _, pkg := range testPackages {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), report, pkg)
 		})
