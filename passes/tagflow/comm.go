@@ -627,6 +627,9 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 		delete(st.alias, spentAlias(xo))
 	}
 	if bi, ok := common.Value.(*ssa.Builtin); ok {
+		if name := bi.Name(); (name == "delete" || name == "clear") && len(common.Args) > 0 && isMapType(common.Args[0].Type()) {
+			st.forgetLen(e.term(fr, st, common.Args[0]))
+		}
 		e.builtinMarks(fr, b, st, in, bi.Name())
 		e.builtin(fr, st, in, bi)
 		return []*pstate{st}
@@ -680,6 +683,15 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 		// A function of the package, not followed, that writes memory
 		// other than its locals: an update of the process state.
 		e.noteUpdate(fr, b, st, in.Pos(), "this call to "+f.Name()+", which writes the process state,")
+	}
+	// A map handed to code the engine does not follow may change size
+	// (unless it is a function of the package that changes no map's).
+	if f := common.StaticCallee(); f == nil || originOf(f).Pkg != e.fn.Pkg || e.sum.resizes[originOf(f)] {
+		for _, a := range common.Args {
+			if isMapType(a.Type()) {
+				st.forgetLen(e.term(fr, st, a))
+			}
+		}
 	}
 	e.callMarks(fr, st, common)
 	e.xCall(fr, st, in, common)
@@ -799,6 +811,51 @@ func (e *engine) handsCode(c *ssa.CallCommon) bool {
 	return false
 }
 
+// handsReceived reports whether call c hands the callee received messages
+// (or a mailbox) of a tag component the path has not bounded yet
+// (unbounded.go): a callee that writes nothing but its locals is then
+// followed, so that what it tests of them (valuesIn(votes, r) selecting
+// the votes of round r) is known, not taken to bound them.
+func (e *engine) handsReceived(fr *frame, st *pstate, c *ssa.CallCommon) bool {
+	if st.xs != nil && st.xs.poison {
+		return false
+	}
+	for _, a := range c.Args {
+		t := e.term(fr, st, a)
+		for _, k := range [2]term{t, derefOf(t)} {
+			// (The mailbox or message itself, not a field of one.)
+			info := st.taint[k]
+			if info == nil {
+				continue
+			}
+			for _, ei := range [2]*elemInfo{info.elem, info.iter} {
+				if ei != nil && e.xOpen(st, ei.xid, ei.msg) {
+					return true
+				}
+			}
+			if info.elem == nil && info.msg != nil && e.xOpen(st, info.xid, info.msg) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// xOpen reports whether a component of the messages numbered xid (a
+// message's or a mailbox's, of type m) is not bounded yet on the path:
+// only then can following what is done with them serve a refutation.
+func (e *engine) xOpen(st *pstate, xid int, m *annotations.Msg) bool {
+	if xid <= 0 || m == nil {
+		return false
+	}
+	for i, c := range m.Components {
+		if c.Kind == annotations.Field && (st.xs == nil || !st.xs.isCapped(xroot(xid, i))) {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool) (*ssa.Function, map[ssa.Value]term) {
 	if c.IsInvoke() || fr.depth >= maxInlineDepth {
 		return nil, nil
@@ -841,7 +898,7 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 	default:
 		return nil, nil
 	}
-	if o := originOf(callee); callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !(inRecv && e.writesState(o, nil)) && !e.handsCode(c) {
+	if o := originOf(callee); callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !(inRecv && e.writesState(o, nil)) && !e.handsCode(c) && !(e.handsReceived(fr, st, c) && !e.writesState(o, nil)) {
 		return nil, nil
 	}
 	if fr.fn == callee {

@@ -84,8 +84,11 @@ type taintInfo struct {
 	// fromMbox marks a message read from a mailbox and kept elsewhere.
 	fromMbox bool
 	// nextOf is, for the next step of a range over a mailbox map, the
-	// mailbox's elements (its key and value are one).
-	nextOf *elemInfo
+	// mailbox's elements (its key and value are one); nextCur says they
+	// are what the mailbox holds (it was not written since the range
+	// began).
+	nextOf  *elemInfo
+	nextCur bool
 	// from is, for a value computed from a message's field (max(x,
 	// m.Slot)), that field.
 	from term
@@ -195,6 +198,7 @@ func (st *pstate) key() string {
 	var b strings.Builder
 	st.fs.writeKey(&b)
 	st.writeSkeleton(&b)
+	st.xs.writeKey(&b)
 	if fullKey {
 		st.writeFullKey(&b)
 	}
@@ -344,6 +348,55 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 		b.WriteString("|W")
 	}
 	st.writeMarks(b)
+}
+
+// rangeBranch follows a branch on whether a range over a map yields an
+// element: it does only if the map is not empty, and one that yields none
+// at its first step is empty. (Else a path that ranges over the votes
+// twice may find none the first time and one the second, and what the
+// first loop would have checked of each element is missing.)
+func (e *engine) rangeBranch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool {
+	ex, ok := cond.(*ssa.Extract)
+	if !ok || ex.Index != 0 {
+		return true
+	}
+	nx, ok := ex.Tuple.(*ssa.Next)
+	if !ok {
+		return true
+	}
+	rg, ok := nx.Iter.(*ssa.Range)
+	if !ok || !isMapType(rg.X.Type()) {
+		return true
+	}
+	rt := e.term(fr, st, rg)
+	y, n, l := rt+"#y", rt+"#len", e.term(fr, st, rg.X)+"#len"
+	if holds {
+		first := st.fs.cmp(y, "c:0") == relEQ
+		st.fs = st.fs.withoutLoc(y)
+		st.fsOwned = false
+		st.add(mkFact(y, token.EQL, term("c:1")))
+		if first && !st.addFact(term("c:0"), token.LSS, n) {
+			return false
+		}
+		return st.addFact(term("c:0"), token.LSS, l)
+	}
+	if st.fs.cmp(y, "c:0") == relEQ {
+		return st.addFact(n, token.EQL, term("c:0")) && st.addFact(l, token.EQL, term("c:0"))
+	}
+	return true
+}
+
+// forgetLen drops what is known of the length of map m, which code the
+// engine does not interpret (or delete) may change.
+func (st *pstate) forgetLen(m term) {
+	st.fs = st.fs.withoutLoc(m + "#len")
+	st.fsOwned = false
+	st.add(mkFact(term("c:0"), token.LEQ, m+"#len"))
+}
+
+func isMapType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Map)
+	return ok
 }
 
 // add adds f to the facts (st.fs = st.fs.with(f), without copying the
@@ -731,6 +784,9 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 	}
 	e.xBranch(fr, st, cond, holds)
 	e.branchRecv(fr, st, cond, holds)
+	if !e.rangeBranch(fr, st, cond, holds) {
+		return false
+	}
 	if bin, ok := cond.(*ssa.BinOp); ok && isCompare(bin.Op) {
 		// A comparison with what a call the engine did not follow
 		// returned about a message (p, s := m.Tag() of another
@@ -1245,12 +1301,29 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 				ni := &taintInfo{}
 				if ri := st.taint[e.term(fr, st, it)]; ri != nil && ri.iter != nil {
 					ni.nextOf, ni.fromMbox = ri.iter, true
+					// (Unless the mailbox was written since the range
+					// began, what is known of its elements holds of the
+					// one yielded: elementOf.)
+					ni.nextCur = ri.iter == info.elem
 				}
 				st.mutTaint()[e.term(fr, st, in)] = ni
 			}
 		}
 	case *ssa.Range:
 		define(in)
+		if isMapType(in.X.Type()) {
+			// Nothing yielded yet, and the map's length as the range
+			// began (rangeBranch): the map is often dead inside the loop,
+			// and what is known of it dropped.
+			rt := e.term(fr, st, in)
+			st.add(mkFact(rt+"#y", token.EQL, term("c:0")))
+			switch st.fs.cmp(e.term(fr, st, in.X)+"#len", "c:0") {
+			case relEQ:
+				st.add(mkFact(rt+"#len", token.EQL, term("c:0")))
+			case relGT:
+				st.add(mkFact(term("c:0"), token.LSS, rt+"#len"))
+			}
+		}
 		// The iterator over a mailbox map remembers the mailbox's
 		// elements, for the loop computing their maximum (maxloop.go):
 		// the map itself is dead inside the loop.

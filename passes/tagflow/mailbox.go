@@ -95,20 +95,37 @@ func element(t, k term, info *elemInfo) (term, bool) {
 // with its mailbox information and the component's index.
 func (st *pstate) elementOf(t term) (term, *elemInfo, int) {
 	for k, info := range st.taint {
-		if info.elem == nil || info.elem.data {
+		ei := info.elem
+		if ei == nil && info.nextCur {
+			ei = info.nextOf
+		}
+		if ei == nil || ei.data {
 			continue
 		}
-		elem, ok := element(t, k, info.elem)
+		elem, ok := element(t, k, ei)
+		if !ok && ei == info.nextOf {
+			elem, ok = yieldedElement(t, k)
+		}
 		if !ok {
 			continue
 		}
-		for i, c := range info.elem.msg.Components {
-			if c.Kind == annotations.Field && componentTerm(elem, info.elem.ptr, c) == t {
-				return elem, info.elem, i
+		for i, c := range ei.msg.Components {
+			if c.Kind == annotations.Field && componentTerm(elem, ei.ptr, c) == t {
+				return elem, ei, i
 			}
 		}
 	}
 	return "", nil, -1
+}
+
+// yieldedElement returns k when t lies in k, a copy of the value a range
+// over a mailbox map yielded (m := next#2, kept in a local), and k is
+// that value, not the step's tuple: a tuple has no fields.
+func yieldedElement(t, k term) (term, bool) {
+	if within(t, k) && strings.HasPrefix(string(t[len(k):]), ".") {
+		return k, true
+	}
+	return "", false
 }
 
 // elemFacts adds, for a term t that is a tag component of a message held in

@@ -43,6 +43,17 @@ type summaries struct {
 	valueWriters []*types.Signature
 	// all are the functions of the package.
 	all []*ssa.Function
+	// sees holds the functions that may read a synchronization variable,
+	// or memory other than numbers, strings and booleans (and
+	// collections of them): directly, through a function they call, or
+	// through a call the summary does not follow. The others see of the
+	// process state only what they are handed and plain data, which
+	// holds no received tag (unbounded.go).
+	sees map[*ssa.Function]bool
+	// resizes holds the functions that may change the size of a map:
+	// they update or delete from one, or call code the summary does not
+	// follow (directly or through a function of the package they call).
+	resizes map[*ssa.Function]bool
 }
 
 func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[ast.Node]*ssa.Function) *summaries {
@@ -77,6 +88,13 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		}
 	}
 	comm := make(map[*ssa.Function]bool)
+	// opaque holds the functions with a call the summary does not follow
+	// that may reach the process state.
+	opaque := make(map[*ssa.Function]bool)
+	// loadsRich holds the functions that load from memory a value that is
+	// not plain data (plainData), or address a message's field.
+	loadsRich := make(map[*ssa.Function]bool)
+	resizes := make(map[*ssa.Function]bool)
 	// dyncalls are the calls of each function that the summary cannot
 	// follow statically.
 	dyncalls := make(map[*ssa.Function][]*ssa.CallCommon)
@@ -105,6 +123,11 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 						s.relevant[f] = true
 					}
 				case *ssa.FieldAddr:
+					// A field of a message in memory (p.best.Round, a plain
+					// number, is a received tag).
+					if st := types.Unalias(derefType(instr.X.Type())); ann.MsgOf(st) != nil || headers[st] {
+						loadsRich[f] = true
+					}
 					if k, ok := fieldKeyOf(instr); ok && s.syncFields[k] {
 						for _, r := range *instr.Referrers() {
 							switch r := r.(type) {
@@ -129,9 +152,16 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 					}
 				case *ssa.Send, *ssa.Select:
 					comm[f] = true
+				case *ssa.MapUpdate:
+					if !madeHere(instr.Map) {
+						resizes[f] = true
+					}
 				case *ssa.UnOp:
 					if instr.Op == token.ARROW {
 						comm[f] = true
+					}
+					if instr.Op == token.MUL && !plainData(instr.Type(), 0) {
+						loadsRich[f] = true
 					}
 					if g, ok := instr.X.(*ssa.Global); ok && instr.Op == token.MUL && s.isSyncAddr(g) {
 						reads[f] = true
@@ -157,10 +187,19 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 					if bi, ok := common.Value.(*ssa.Builtin); ok && bi.Name() == "clear" {
 						s.relevant[f] = true // clear(p.votes) for the next round
 					}
+					if bi, ok := common.Value.(*ssa.Builtin); ok && (bi.Name() == "clear" || bi.Name() == "delete") && !madeHere(common.Args[0]) {
+						resizes[f] = true
+					}
 					if callee := staticCallee(common); callee != nil && callee.Pkg == f.Pkg && callee.Blocks != nil {
 						callees[f] = append(callees[f], callee)
 					} else if _, builtin := common.Value.(*ssa.Builtin); !builtin {
 						dyncalls[f] = append(dyncalls[f], common)
+						// Code of another package, called statically,
+						// sees the process state only through what it
+						// is handed (slices.Min(vals) does not).
+						if callee == nil || callee.Pkg == f.Pkg || !plainArgs(common) {
+							opaque[f] = true
+						}
 					}
 					if fn := calleeObj(common); fn != nil && ann.CommOf(fn) != nil {
 						comm[f] = true
@@ -258,6 +297,42 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		}
 	}
 	for _, f := range all {
+		for _, c := range dyncalls[f] {
+			for _, a := range c.Args {
+				if mayReachMap(a.Type(), 0) {
+					resizes[f] = true
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range all {
+			for _, c := range callees[f] {
+				if resizes[c] && !resizes[f] {
+					resizes[f], changed = true, true
+				}
+			}
+		}
+	}
+	s.resizes = resizes
+	s.sees = make(map[*ssa.Function]bool)
+	for _, f := range all {
+		if reads[f] || s.writes[f] || opaque[f] || loadsRich[f] {
+			s.sees[f] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range all {
+			for _, c := range callees[f] {
+				if s.sees[c] && !s.sees[f] {
+					s.sees[f], changed = true, true
+				}
+			}
+		}
+	}
+	for _, f := range all {
 		if s.writes[f] || comm[f] {
 			s.relevant[f] = true
 		}
@@ -269,6 +344,89 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		}
 	}
 	return s
+}
+
+// plainArgs reports whether the arguments of call c are plain data
+// (numbers, strings, booleans, and slices, arrays and maps of them),
+// which reach no memory of the caller's but their own.
+func plainArgs(c *ssa.CallCommon) bool {
+	for _, a := range c.Args {
+		if !plainData(a.Type(), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func plainData(t types.Type, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer
+	case *types.Slice:
+		return plainData(u.Elem(), depth+1)
+	case *types.Array:
+		return plainData(u.Elem(), depth+1)
+	case *types.Map:
+		return plainData(u.Key(), depth+1) && plainData(u.Elem(), depth+1)
+	}
+	return false
+}
+
+// madeHere reports whether map m is one its function makes (make(map),
+// a literal, through phis), which no caller can hold before it returns.
+func madeHere(m ssa.Value) bool {
+	seen := make(map[ssa.Value]bool)
+	var made func(v ssa.Value) bool
+	made = func(v ssa.Value) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.MakeMap:
+			return true
+		case *ssa.Phi:
+			for _, e := range v.Edges {
+				if !made(e) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return made(m)
+}
+
+// mayReachMap reports whether a value of type t may reach a map: be one,
+// point to or hold one, or be a function or an interface (which may hold
+// anything).
+func mayReachMap(t types.Type, depth int) bool {
+	if depth > 6 {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Map, *types.Signature, *types.Interface:
+		return true
+	case *types.Pointer:
+		return mayReachMap(u.Elem(), depth+1)
+	case *types.Slice:
+		return mayReachMap(u.Elem(), depth+1)
+	case *types.Array:
+		return mayReachMap(u.Elem(), depth+1)
+	case *types.Chan:
+		return mayReachMap(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if mayReachMap(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // escapes reports whether closure mc is used other than as the callee of

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ccvet/ccvet/annotations"
@@ -106,6 +107,25 @@ type xstate struct {
 	poison bool
 }
 
+// writeKey writes the part of x that is part of the state's key: which
+// variables hold, now or at the last communication point, a value that may
+// serve a refutation. The rest is not (see xstate), but without this a
+// path that jumped to a received round and one that did not were one
+// state, and the one explored decided whether the later fall was refuted.
+func (x *xstate) writeKey(b *strings.Builder) {
+	if x == nil || x.poison {
+		return
+	}
+	for i := range x.cur {
+		for _, f := range [2]xform{x.cur[i], x.old[i]} {
+			if f.kind == xSame && f.root > 0 && !x.isCapped(f.root) {
+				b.WriteString("|X")
+				b.WriteString(strconv.Itoa(i))
+			}
+		}
+	}
+}
+
 func (e *engine) newXID() int {
 	e.xids++
 	return e.xids
@@ -182,6 +202,9 @@ func (e *engine) xRootOf(st *pstate, t term) int {
 				continue
 			}
 			elem, ok := element(t, k, ei)
+			if !ok && ei == info.nextOf {
+				elem, ok = yieldedElement(t, k)
+			}
 			if !ok {
 				continue
 			}
@@ -308,6 +331,12 @@ func (e *engine) xConstraint(st *pstate, fa fact, fx, fy xform) {
 		if !lower(swapOp(op)) {
 			e.xCap(st, fy.root, why)
 		}
+	case fx.kind == xSame && fy.kind == xSame && fx.root == fy.root && fx.root > 0:
+		// Both shift alike: the witness moves every value of a root by
+		// the same amount, so comparisons among them do not change
+		// (m.Round == latest, with latest the largest round of the
+		// mailbox m is read from).
+		return
 	case fx.kind == xSame && fy.kind == xSame && fx.root != fy.root && fx.root > 0 && fy.root > 0:
 		// Each is independent of the other.
 		if !lower(op) {
@@ -456,6 +485,8 @@ func (e *engine) xFlow(fr *frame, st *pstate, instr ssa.Instruction) {
 				fs = append(fs, e.xForm(fr, st, a))
 			}
 			switch bi.Name() {
+			case "max", "min":
+				e.xSet(st, e.term(fr, st, in), e.xMinMax(fr, st, in, bi.Name() == "max", fs))
 			case "len", "cap", "append", "copy", "delete", "clear", "panic":
 				// (append's values are stored into its argument's
 				// array, followed there.)
@@ -497,6 +528,48 @@ func (e *engine) xFlow(fr *frame, st *pstate, instr ssa.Instruction) {
 			e.xSet(st, own, f)
 		}
 	}
+}
+
+// xMinMax is the form of max(args) (or min), the args of forms fs: a
+// witness shifts values of one root alike, so the largest of them shifts
+// as they do, and so does one known to be at least every independent
+// argument (max(0, m.Round) with m.Round >= 1).
+func (e *engine) xMinMax(fr *frame, st *pstate, in *ssa.Call, isMax bool, fs []xform) xform {
+	var root int
+	var dep []term
+	var ind []term
+	for i, a := range in.Call.Args {
+		switch f := fs[i]; {
+		case f.kind == xNone:
+			ind = append(ind, e.term(fr, st, a))
+		case f.kind == xSame && f.root > 0 && (root == 0 || root == f.root):
+			root = f.root
+			dep = append(dep, e.term(fr, st, a))
+		default:
+			return other(fs...)
+		}
+	}
+	if root == 0 {
+		return xform{}
+	}
+	// For max, every independent argument must be below a dependent
+	// one (which stays the largest).
+	for _, y := range ind {
+		ok := false
+		for _, x := range dep {
+			switch st.fs.cmp(x, y) {
+			case relEQ, relGT, relGE:
+				ok = true
+			}
+		}
+		if !ok {
+			return other(fs...)
+		}
+	}
+	if !isMax && len(ind) > 0 {
+		return other(fs...)
+	}
+	return xform{kind: xSame, root: root}
 }
 
 // xHeld is the form of v, or, for a struct, pointer or interface, of what
@@ -619,7 +692,7 @@ func (e *engine) xCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallCommon) {
 		if c.IsInvoke() {
 			reaches = reaches || e.reachesState(c.Value.Type(), 0)
 		}
-		if !outside || reaches {
+		if (!outside || reaches) && !e.xBlind(c) {
 			e.xPoison(st, "a call that is not followed: "+calleeName(c))
 			return
 		}
@@ -648,9 +721,31 @@ func (e *engine) xCall(fr *frame, st *pstate, in *ssa.Call, c *ssa.CallCommon) {
 	}
 }
 
+// xBlind reports whether the function call c makes cannot see a value
+// that depends on a root but through its arguments (checked by the
+// caller): a function of the package that reads no synchronization
+// variable and no memory but plain data (summaries.sees), none of whose
+// synchronization variables' address escaped. (p.transition(vals), which
+// updates the estimate from the values handed to it.) Dependent values
+// are in synchronization variables, messages (received or being built)
+// and the mailboxes holding them: a value stored anywhere else gives up.
+func (e *engine) xBlind(c *ssa.CallCommon) bool {
+	f := c.StaticCallee()
+	if f == nil || c.IsInvoke() || len(e.sum.escaped) > 0 {
+		return false
+	}
+	if o := f.Origin(); o != nil {
+		f = o
+	}
+	return f.Pkg == e.fn.Pkg && f.Blocks != nil && !e.sum.sees[f]
+}
+
 // xAssign records the form of the value t assigned to variable i.
 func (e *engine) xAssign(st *pstate, i int, t term, pos token.Pos) {
 	f := e.xFormOf(st, t)
+	if debug {
+		fmt.Printf("xassign %d := %s form %v\n", i, t, f)
+	}
 	if f.kind == xNone && (st.xs == nil || st.xs.cur[i].kind == xNone) {
 		return
 	}
@@ -910,10 +1005,16 @@ func xJoin(j, a, b *pstate) {
 // value was assigned.
 func (e *engine) xRefutes(st *pstate, i int) (token.Pos, bool) {
 	x := st.xs
+	if debug && x != nil && x.poison {
+		fmt.Printf("xrefutes %d: poisoned\n", i)
+	}
 	if x == nil || x.poison {
 		return token.NoPos, false
 	}
 	o, c := x.old[i], x.cur[i]
+	if debug {
+		fmt.Printf("xrefutes %d: old %v cur %v capped %v poison %v\n", i, o, c, x.capped, x.poison)
+	}
 	if o.kind != xSame || o.root <= 0 || x.isCapped(o.root) || c.kind != xNone {
 		return token.NoPos, false
 	}
