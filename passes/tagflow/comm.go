@@ -526,6 +526,9 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		}
 		e.report(Finding{Cond: 3, Pos: pos, Unproven: true,
 			Message: fmt.Sprintf("cannot tell that the %s stored here is from the current round or a later one (%s)", name, why)})
+	case minfo.fed.IsValid():
+		e.report(Finding{Cond: 3, Pos: pos, Unproven: true,
+			Message: fmt.Sprintf("cannot tell that the %s stored here is from the current round or a later one (it is handed over by the goroutine started at line %d, whose checks ccvet does not follow)", name, e.pass.Fset.Position(minfo.fed).Line)})
 	default:
 		want := ">="
 		if partial {

@@ -36,10 +36,12 @@ type engine struct {
 	vars   []*varLoc
 	header *ssa.BasicBlock
 	// keeps caches keepsMailbox (maxloop.go).
-	keeps  map[*natLoop]bool
-	region map[*ssa.BasicBlock]bool
-	ids    map[ssa.Value]int
-	steps  int
+	keeps map[*natLoop]bool
+	// goFedChans caches goFed (gofed.go).
+	goFedChans map[fieldKey]token.Pos
+	region     map[*ssa.BasicBlock]bool
+	ids        map[ssa.Value]int
+	steps      int
 	// frames are numbered for term names.
 	nframes int
 	// writeIdents are the identifiers assigned to, for lifted locals;

@@ -96,6 +96,9 @@ type taintInfo struct {
 	// variable (prep := prepares[0]), the collection: one of its
 	// messages, maybe not the latest (condition IV).
 	oneOf term
+	// fed is, for a message received from a channel a goroutine started
+	// by the loop sends on, that go statement (gofed.go).
+	fed token.Pos
 }
 
 type pendingJump struct {
@@ -1179,6 +1182,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			e.receive(fr, b, st, in.Pos(), "receive")
 			t := e.term(fr, st, in)
 			e.taint(st, t, in.Type(), in.CommaOk)
+			e.markFed(st, t, in.X)
 			if in.CommaOk {
 				e.setRecv(fr, b, st, t+"#0", in.Type().(*types.Tuple).At(0).Type(), t+"#1", false, in.Pos())
 			} else {
@@ -1270,6 +1274,15 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 			// A value received by a select case: a message when the
 			// channel carries one.
 			e.refine(fr, st, in, sel, in.Type())
+			n := 0
+			for _, s := range sel.States {
+				if s.Dir == types.RecvOnly {
+					if n == in.Index-2 {
+						e.markFed(st, e.term(fr, st, in), s.Chan)
+					}
+					n++
+				}
+			}
 			if r := st.recv; r != nil && r.val == "" && r.fr == fr && r.b == sel.Block() {
 				e.setRecv(fr, b, st, e.term(fr, st, in), in.Type(), term(string(e.term(fr, st, sel))+"#1"), false, sel.Pos())
 			}
@@ -1472,7 +1485,7 @@ func (e *engine) refine(fr *frame, st *pstate, v ssa.Value, from ssa.Value, typ 
 		if xid == 0 || info.msg != m {
 			xid = e.newXID()
 		}
-		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr, xid: xid, fromMbox: info.fromMbox || st.inMailbox(e.term(fr, st, src))}
+		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr, xid: xid, fromMbox: info.fromMbox || st.inMailbox(e.term(fr, st, src)), fed: info.fed}
 	}
 }
 
