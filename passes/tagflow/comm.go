@@ -844,6 +844,22 @@ func (e *engine) handsReceived(fr *frame, st *pstate, c *ssa.CallCommon) bool {
 	return false
 }
 
+// handsMsg reports whether call c hands the callee a received message or
+// a mailbox (not a part of one, nor a message the process built): a
+// callee that writes the process state may store it (p.keep(m) in an
+// event loop), and is followed so that the store is checked.
+func (e *engine) handsMsg(fr *frame, st *pstate, c *ssa.CallCommon) bool {
+	for _, a := range c.Args {
+		t := e.term(fr, st, a)
+		for _, k := range [2]term{t, derefOf(t)} {
+			if info := st.taint[k]; info != nil && (info.msg != nil && info.xid != 0 || info.elem != nil && !info.elem.data) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // xOpen reports whether a component of the messages numbered xid (a
 // message's or a mailbox's, of type m) is not bounded yet on the path:
 // only then can following what is done with them serve a refutation.
@@ -901,7 +917,7 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 	default:
 		return nil, nil
 	}
-	if o := originOf(callee); callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !(inRecv && e.writesState(o, nil)) && !e.handsCode(c) && !(e.handsReceived(fr, st, c) && !e.writesState(o, nil)) {
+	if o := originOf(callee); callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !((inRecv || e.handsMsg(fr, st, c)) && e.writesState(o, nil)) && !e.handsCode(c) && !(e.handsReceived(fr, st, c) && !e.writesState(o, nil)) {
 		return nil, nil
 	}
 	if fr.fn == callee {

@@ -992,6 +992,16 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 			// is not followed.)
 			st.add(mkFact(own, token.EQL, a.val))
 		}
+		if m := e.ann.MsgOf(a.phi.Type()); m != nil && a.tnt != nil && a.val != "c:nil" {
+			// A received message merged by a phi (nv = m in a reception,
+			// nv declared before it): its tag fields are the ones its
+			// filter compared, as for a copy in memory (storeTerm).
+			for _, c := range m.Components {
+				if c.Kind == annotations.Field {
+					st.add(mkFact(componentTerm(own, false, c), token.EQL, componentTerm(a.val, false, c)))
+				}
+			}
+		}
 		if a.tnt != nil {
 			st.mutTaint()[own] = a.tnt
 		}
