@@ -814,6 +814,18 @@ func (e *engine) handsCode(c *ssa.CallCommon) bool {
 	return false
 }
 
+// followsWriter reports whether callee o, not otherwise relevant, is
+// followed for what it does with the memory of the process or with
+// received messages: a writer of the process state inside a reception or
+// handed a received message (it may store it), a function writing nothing
+// but its locals handed received tags a refutation needs (handsReceived).
+func (e *engine) followsWriter(fr *frame, st *pstate, c *ssa.CallCommon, o *ssa.Function, inRecv bool) bool {
+	if e.writesState(o, nil) {
+		return inRecv || e.handsMsg(fr, st, c)
+	}
+	return e.handsReceived(fr, st, c)
+}
+
 // handsReceived reports whether call c hands the callee received messages
 // (or a mailbox) of a tag component the path has not bounded yet
 // (unbounded.go): a callee that writes nothing but its locals is then
@@ -823,25 +835,14 @@ func (e *engine) handsReceived(fr *frame, st *pstate, c *ssa.CallCommon) bool {
 	if st.xs != nil && st.xs.poison {
 		return false
 	}
-	for _, a := range c.Args {
-		t := e.term(fr, st, a)
-		for _, k := range [2]term{t, derefOf(t)} {
-			// (The mailbox or message itself, not a field of one.)
-			info := st.taint[k]
-			if info == nil {
-				continue
-			}
-			for _, ei := range [2]*elemInfo{info.elem, info.iter} {
-				if ei != nil && e.xOpen(st, ei.xid, ei.msg) {
-					return true
-				}
-			}
-			if info.elem == nil && info.msg != nil && e.xOpen(st, info.xid, info.msg) {
+	return e.handsTainted(fr, st, c, func(info *taintInfo) bool {
+		for _, ei := range [2]*elemInfo{info.elem, info.iter} {
+			if ei != nil && e.xOpen(st, ei.xid, ei.msg) {
 				return true
 			}
 		}
-	}
-	return false
+		return info.elem == nil && info.msg != nil && e.xOpen(st, info.xid, info.msg)
+	})
 }
 
 // handsMsg reports whether call c hands the callee a received message or
@@ -849,10 +850,19 @@ func (e *engine) handsReceived(fr *frame, st *pstate, c *ssa.CallCommon) bool {
 // callee that writes the process state may store it (p.keep(m) in an
 // event loop), and is followed so that the store is checked.
 func (e *engine) handsMsg(fr *frame, st *pstate, c *ssa.CallCommon) bool {
+	return e.handsTainted(fr, st, c, func(info *taintInfo) bool {
+		return info.msg != nil && info.xid != 0 || info.elem != nil && !info.elem.data
+	})
+}
+
+// handsTainted reports whether an argument of call c is, or points to, a
+// tainted value (the message or mailbox itself, not a field of one) whose
+// taint satisfies ok.
+func (e *engine) handsTainted(fr *frame, st *pstate, c *ssa.CallCommon, ok func(*taintInfo) bool) bool {
 	for _, a := range c.Args {
 		t := e.term(fr, st, a)
 		for _, k := range [2]term{t, derefOf(t)} {
-			if info := st.taint[k]; info != nil && (info.msg != nil && info.xid != 0 || info.elem != nil && !info.elem.data) {
+			if info := st.taint[k]; info != nil && ok(info) {
 				return true
 			}
 		}
@@ -917,7 +927,8 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 	default:
 		return nil, nil
 	}
-	if o := originOf(callee); callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !((inRecv || e.handsMsg(fr, st, c)) && e.writesState(o, nil)) && !e.handsCode(c) && !(e.handsReceived(fr, st, c) && !e.writesState(o, nil)) {
+	o := originOf(callee)
+	if callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !e.handsCode(c) && !e.followsWriter(fr, st, c, o, inRecv) {
 		return nil, nil
 	}
 	if fr.fn == callee {

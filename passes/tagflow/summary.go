@@ -305,16 +305,7 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 			}
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, f := range all {
-			for _, c := range callees[f] {
-				if resizes[c] && !resizes[f] {
-					resizes[f], changed = true, true
-				}
-			}
-		}
-	}
+	closeOverCallees(resizes, all, callees)
 	s.resizes = resizes
 	s.sees = make(map[*ssa.Function]bool)
 	for _, f := range all {
@@ -322,16 +313,7 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 			s.sees[f] = true
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, f := range all {
-			for _, c := range callees[f] {
-				if s.sees[c] && !s.sees[f] {
-					s.sees[f], changed = true, true
-				}
-			}
-		}
-	}
+	closeOverCallees(s.sees, all, callees)
 	for _, f := range all {
 		if s.writes[f] || comm[f] {
 			s.relevant[f] = true
@@ -344,6 +326,21 @@ func newSummaries(pass *analysis.Pass, ann *annotations.Annotations, funcs map[a
 		}
 	}
 	return s
+}
+
+// closeOverCallees adds to set every function of all that calls, through
+// static calls of the package (callees), one in it.
+func closeOverCallees(set map[*ssa.Function]bool, all []*ssa.Function, callees map[*ssa.Function][]*ssa.Function) {
+	for changed := true; changed; {
+		changed = false
+		for _, f := range all {
+			for _, c := range callees[f] {
+				if set[c] && !set[f] {
+					set[f], changed = true, true
+				}
+			}
+		}
+	}
 }
 
 // plainArgs reports whether the arguments of call c are plain data
