@@ -71,6 +71,8 @@ type engine struct {
 	// pkgMethod.
 	xids       int
 	pkgMethods map[string]bool
+	// soleData caches soleDatum.
+	soleData map[ssa.Value]bool
 	// resultAlias marks the alias keys of the results of inlined calls
 	// returning several (see inline): dropped outright once dead.
 	resultAlias map[string]bool

@@ -81,6 +81,9 @@ type taintInfo struct {
 	iter *elemInfo
 	// xid is the root of a received message's tag values (unbounded.go).
 	xid int
+	// dxid numbers a value as received (a receive, a select), for the
+	// data a witness may choose (datum.go).
+	dxid int
 	// fromMbox marks a message read from a mailbox and kept elsewhere.
 	fromMbox bool
 	// nextOf is, for the next step of a range over a mailbox map, the
@@ -1224,7 +1227,7 @@ func (e *engine) step(fr *frame, b *ssa.BasicBlock, st *pstate, instr ssa.Instru
 		if recv {
 			e.receive(fr, b, st, in.Pos(), "receive")
 			t := e.term(fr, st, in)
-			st.mutTaint()[t] = &taintInfo{}
+			st.mutTaint()[t] = &taintInfo{dxid: e.newXID()}
 			// The value received is known once the case is: its extract.
 			e.setRecv(fr, b, st, "", nil, "", false, in.Pos())
 		}
@@ -1466,7 +1469,7 @@ func (e *engine) taint(st *pstate, t term, typ types.Type, commaOk bool) {
 		t += "#0"
 		typ = typ.(*types.Tuple).At(0).Type()
 	}
-	info := &taintInfo{}
+	info := &taintInfo{dxid: e.newXID()}
 	if m := e.ann.MsgOf(typ); m != nil {
 		info.msg = m
 		_, info.ptr = typ.Underlying().(*types.Pointer)

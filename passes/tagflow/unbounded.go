@@ -380,7 +380,11 @@ func (e *engine) xBranch(fr *frame, st *pstate, cond ssa.Value, holds bool) {
 			op = negate(op)
 		}
 		x, y := e.term(fr, st, bin.X), e.term(fr, st, bin.Y)
-		e.xConstraint(st, fact{x, y, op}, e.xFormOf(st, x), e.xFormOf(st, y))
+		fx, fy := e.xFormOf(st, x), e.xFormOf(st, y)
+		if e.xBind(fr, st, bin, op, fx, fy) {
+			return
+		}
+		e.xConstraint(st, fact{x, y, op}, fx, fy)
 		return
 	}
 	t := e.term(fr, st, cond)
@@ -841,7 +845,7 @@ func (st *pstate) xProject(keep func(term) bool) {
 		}
 	}
 	for _, info := range st.taint {
-		for _, id := range [4]int{info.xid, xidOf(info.elem), xidOf(info.iter), xidOf(info.nextOf)} {
+		for _, id := range [5]int{info.xid, info.dxid, xidOf(info.elem), xidOf(info.iter), xidOf(info.nextOf)} {
 			used[xwhole(xroot(id, 0))] = true
 		}
 	}
@@ -932,6 +936,7 @@ func xJoin(j, a, b *pstate) {
 	for k, ia := range a.taint {
 		if ib := b.taint[k]; ib != nil {
 			pair(xroot(ia.xid, 0), xroot(ib.xid, 0))
+			pair(ia.dxid<<4, ib.dxid<<4)
 			pair(xroot(xidOf(ia.elem), 0), xroot(xidOf(ib.elem), 0))
 			pair(xroot(xidOf(ia.iter), 0), xroot(xidOf(ib.iter), 0))
 		}
