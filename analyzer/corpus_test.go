@@ -42,9 +42,7 @@ var corpusDir = func() string {
 // their // want comment says (they miss it, say "cannot prove" instead, or
 // report it elsewhere). Each is still run: the test fails when one starts
 // passing, so that the list only shrinks.
-var knownMisses = map[string]bool{
-	"multipaxos/ballot-from-attempt-counter": true,
-}
+var knownMisses = map[string]bool{}
 
 // implemented lists the analyzers whose checks exist; mutants for the
 // others are materialised and type-checked, then skipped.

@@ -71,8 +71,9 @@ type engine struct {
 	// pkgMethod.
 	xids       int
 	pkgMethods map[string]bool
-	// soleData caches soleDatum.
+	// soleData caches soleDatum; indexed caches indexedParams.
 	soleData map[ssa.Value]bool
+	indexed  map[*ssa.Function][]bool
 	// resultAlias marks the alias keys of the results of inlined calls
 	// returning several (see inline): dropped outright once dead.
 	resultAlias map[string]bool

@@ -73,6 +73,7 @@ const (
 	xNone     xkind = iota // independent of every root
 	xSame                  // x + c, c independent of x
 	xPeriodic              // (x + c) % k, k independent of x
+	xResidue               // (x + c) % k with x + c of unknown sign (see xSign)
 	xOther                 // computed from x otherwise (or from several roots)
 )
 
@@ -314,6 +315,7 @@ func (e *engine) xCap(st *pstate, id int, why string) {
 // forms fa and fb, bounds.
 func (e *engine) xConstraint(st *pstate, fa fact, fx, fy xform) {
 	op := fa.op
+	fx, fy = xSign(st, fa.a, fx), xSign(st, fa.b, fy)
 	if fx.kind == xNone && fy.kind == xNone {
 		return
 	}
@@ -352,6 +354,25 @@ func (e *engine) xConstraint(st *pstate, fa fact, fx, fy xform) {
 			}
 		}
 	}
+}
+
+// xSign returns the form f of the value t as a constraint sees it: a
+// remainder of unknown sign, v = (x + c) % k, is periodic where the path
+// knows v >= 0 (it indexed a slice: p.peers[leaderOf(b, n)]): then either
+// x + c >= 0, and shifting x by a multiple of k keeps v, or v == 0 and x +
+// c is a multiple of k, which the shift keeps too. Otherwise the shift may
+// turn a negative v into v + k, and the value bounds its root.
+func xSign(st *pstate, t term, f xform) xform {
+	if f.kind != xResidue {
+		return f
+	}
+	switch st.fs.cmp(t, term("c:0")) {
+	case relEQ, relGT, relGE:
+		f.kind = xPeriodic
+	default:
+		f.kind = xOther
+	}
+	return f
 }
 
 // swapOp returns op with its operands swapped (a < b is b > a).
@@ -483,6 +504,15 @@ func (e *engine) xFlow(fr *frame, st *pstate, instr ssa.Instruction) {
 			e.xPoison(st, "a goroutine or deferred call")
 		}
 	case *ssa.Call:
+		if f := in.Call.StaticCallee(); f != nil {
+			// A call that returns indexed with some of its arguments
+			// (p.send(leaderOf(b, n), m) indexing the peers).
+			for i, ok := range e.indexedParams(f) {
+				if ok && i < len(in.Call.Args) {
+					e.xIndex(fr, st, in.Call.Args[i])
+				}
+			}
+		}
 		if bi, ok := in.Call.Value.(*ssa.Builtin); ok {
 			var fs []xform
 			for _, a := range in.Call.Args {
@@ -601,9 +631,57 @@ func (e *engine) xIndex(fr *frame, st *pstate, v ssa.Value) {
 	if v == nil {
 		return
 	}
-	if f := e.xForm(fr, st, v); f.kind == xSame || f.kind == xOther {
+	switch f := e.xForm(fr, st, v); f.kind {
+	case xSame, xOther:
 		e.xCap(st, f.root, "index or size "+string(e.term(fr, st, v)))
+	case xResidue:
+		// Not negative from here on (or the path panicked): periodic,
+		// and below the length as it was (see xSign).
+		st.add(mkFact(term("c:0"), token.LEQ, e.term(fr, st, v)))
 	}
+}
+
+// indexedParams reports, for each parameter of f, whether f indexes a
+// slice, an array or a string with it in its entry block, deferring
+// nothing: a call that returns did so without panicking, so the argument
+// was in range.
+func (e *engine) indexedParams(f *ssa.Function) []bool {
+	if r, ok := e.indexed[f]; ok {
+		return r
+	}
+	var r []bool
+	if len(f.Blocks) > 0 {
+		deferred := false
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if _, ok := instr.(*ssa.Defer); ok {
+					deferred = true
+				}
+			}
+		}
+		for _, instr := range f.Blocks[0].Instrs {
+			var idx ssa.Value
+			switch in := instr.(type) {
+			case *ssa.IndexAddr:
+				idx = in.Index
+			case *ssa.Index:
+				idx = in.Index
+			}
+			p, ok := idx.(*ssa.Parameter)
+			if !ok || deferred {
+				continue
+			}
+			if r == nil {
+				r = make([]bool, len(f.Params))
+			}
+			r[slices.Index(f.Params, p)] = true
+		}
+	}
+	if e.indexed == nil {
+		e.indexed = make(map[*ssa.Function][]bool)
+	}
+	e.indexed[f] = r
+	return r
 }
 
 // xStore follows a store of val to addr: a synchronization variable (see
@@ -1214,6 +1292,8 @@ func binForm(op token.Token, fx, fy xform, nonneg bool) xform {
 		f = fx
 	case op == token.REM && nonneg && (fx.kind == xSame || fx.kind == xPeriodic) && fy.kind == xNone:
 		f = xform{kind: xPeriodic, root: fx.root}
+	case op == token.REM && (fx.kind == xSame || fx.kind == xPeriodic) && fy.kind == xNone:
+		f = xform{kind: xResidue, root: fx.root}
 	default:
 		f = other(fx, fy)
 	}
