@@ -698,6 +698,7 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	}
 	e.callMarks(fr, st, common)
 	e.xCall(fr, st, in, common)
+	e.xCallWrites(fr, st, common)
 	e.opaqueCall(fr, st, in, common)
 	e.elementResult(fr, st, in, common)
 	return []*pstate{st}

@@ -71,9 +71,13 @@ type engine struct {
 	// pkgMethod.
 	xids       int
 	pkgMethods map[string]bool
-	// soleData caches soleDatum; indexed caches indexedParams.
-	soleData map[ssa.Value]bool
-	indexed  map[*ssa.Function][]bool
+	// soleData caches soleDatum; indexed caches indexedParams;
+	// globalReaders caches readsGlobals.
+	soleData      map[ssa.Value]bool
+	indexed       map[*ssa.Function][]bool
+	globalReaders map[*ssa.Function]bool
+	// ipdoms caches ipdom.
+	ipdoms map[pdomFnKey]map[*ssa.BasicBlock]*ssa.BasicBlock
 	// resultAlias marks the alias keys of the results of inlined calls
 	// returning several (see inline): dropped outright once dead.
 	resultAlias map[string]bool

@@ -647,6 +647,7 @@ func (e *engine) run(fr *frame, start *ssa.BasicBlock, states []*pstate, loopFra
 			return
 		}
 		e.enterBlock(fr, b, st)
+		e.xEnter(fr, b, st)
 		e.project(fr, b, st)
 		e.observeEntry(fr, b, st)
 		k := st.key()
@@ -754,16 +755,25 @@ func (e *engine) leave(fr *frame, b *ssa.BasicBlock, st *pstate, loopFrame bool,
 	last := b.Instrs[len(b.Instrs)-1]
 	switch last := last.(type) {
 	case *ssa.If:
-		for i, succ := range b.Succs {
+		var open [2]*pstate
+		for i := range b.Succs {
 			s := st
 			if i < len(b.Succs)-1 {
 				s = st.clone() // st itself serves the last successor
 			}
-			if !e.branch(fr, s, last.Cond, i == 0) {
-				continue // infeasible
+			if e.branch(fr, s, last.Cond, i == 0) {
+				open[i] = s
 			}
-			e.noteTest(fr, b, s, last.Cond, i == 0)
-			e.edge(fr, b, succ, s, loopFrame, push)
+		}
+		if open[0] != nil && open[1] != nil {
+			e.xLossy(fr, open[:], last.Cond)
+			e.xRegion(fr, b, open[:], last.Cond)
+		}
+		for i, succ := range b.Succs {
+			if s := open[i]; s != nil { // (nil: infeasible)
+				e.noteTest(fr, b, s, last.Cond, i == 0)
+				e.edge(fr, b, succ, s, loopFrame, push)
+			}
 		}
 	case *ssa.Jump:
 		e.edge(fr, b, b.Succs[0], st, loopFrame, push)
@@ -914,6 +924,7 @@ func (e *engine) edge(fr *frame, b, succ *ssa.BasicBlock, st *pstate, loopFrame 
 	}
 	if loopFrame {
 		if succ == e.header {
+			st.xIterationEnd()
 			// The back edge is not a communication point: nothing is sent
 			// or received there, so the tag may pass through intermediate
 			// values across it (round++ at the end of the body, step =

@@ -63,7 +63,7 @@ func xwhole(r int) int {
 
 // isCapped reports whether root r is bounded on the path.
 func (x *xstate) isCapped(r int) bool {
-	return x.capped[r] || x.capped[xwhole(r)]
+	return x.capped[r] || x.capped[xwhole(r)] || r > 0 && r>>4 <= x.lossy
 }
 
 // xkind is how a value depends on its root's value x.
@@ -106,6 +106,15 @@ type xstate struct {
 	// poison is set when a dependent value went where the engine does
 	// not follow it: nothing is refuted on the path.
 	poison bool
+	// written maps the locations of the process state the path wrote to
+	// the root counter at the time (lossy.go); every root numbered up to
+	// lossy is bounded.
+	written map[term]int
+	lossy   int
+	// regions are the branches on received values whose ways have not
+	// met again; implicit the values merged where they did (lossy.go).
+	regions  []xregion
+	implicit map[term]bool
 }
 
 // writeKey writes the part of x that is part of the state's key: which
@@ -140,6 +149,20 @@ func (st *pstate) mutX() *xstate {
 		copy(n.cur, o.cur)
 		copy(n.old, o.old)
 		n.poison = o.poison
+		n.lossy = o.lossy
+		n.regions = o.regions // (copied on write)
+		if len(o.implicit) > 0 {
+			n.implicit = make(map[term]bool, len(o.implicit)+1)
+			for k, v := range o.implicit {
+				n.implicit[k] = v
+			}
+		}
+		if len(o.written) > 0 {
+			n.written = make(map[term]int, len(o.written)+1)
+			for k, v := range o.written {
+				n.written[k] = v
+			}
+		}
 		if len(o.d) > 0 {
 			n.d = make(map[term]xform, len(o.d)+1)
 			for k, v := range o.d {
@@ -458,7 +481,9 @@ func (e *engine) xFlow(fr *frame, st *pstate, instr ssa.Instruction) {
 		}
 	case *ssa.Store:
 		e.xStore(fr, st, in.Addr, in.Val)
+		e.xWrite(fr, st, in.Addr, true, in.Val)
 	case *ssa.MapUpdate:
+		e.xWrite(fr, st, in.Map, false, in.Key, in.Value)
 		for _, v := range [2]ssa.Value{in.Key, in.Value} {
 			if f := e.xForm(fr, st, v); f.kind != xNone {
 				e.xPoison(st, "a dependent value is put in a map")
@@ -1030,7 +1055,15 @@ func xJoin(j, a, b *pstate) {
 		return f
 	}
 	x := j.mutX()
-	*x = xstate{cur: slices.Clone(bx.cur), old: slices.Clone(bx.old), poison: ax.poison || bx.poison}
+	*x = xstate{cur: slices.Clone(bx.cur), old: slices.Clone(bx.old), poison: ax.poison || bx.poison, lossy: max(ax.lossy, bx.lossy)}
+	if len(ax.written)+len(bx.written) > 0 {
+		x.written = make(map[term]int, len(ax.written)+len(bx.written))
+		for _, w := range [2]map[term]int{ax.written, bx.written} {
+			for k, v := range w {
+				x.written[k] = max(x.written[k], v)
+			}
+		}
+	}
 	for i := range x.cur {
 		if f := mapf(ax.cur[i]); f.kind != x.cur[i].kind || f.root != x.cur[i].root {
 			x.cur[i] = xform{kind: xOther, root: -1}
@@ -1053,6 +1086,11 @@ func xJoin(j, a, b *pstate) {
 	x.capped = make(map[int]bool)
 	for id := range bx.capped {
 		x.capped[id] = true
+	}
+	for ra, rb := range ren {
+		if rb > 0 && ra>>4 <= ax.lossy {
+			x.capped[rb] = true // bounded on a by its watermark
+		}
 	}
 	for id := range ax.capped {
 		if r, ok := ren[xwhole(id)]; ok {
