@@ -27,13 +27,13 @@ import (
 // although every execution that jumps bounded it. So the engine notes the
 // writes to the process state that depend on a test that bounds a received
 // value one way and not the other: made between such a branch, both ways
-// open, and the point where its two ways meet again (its immediate post-dominator, within
-// the iteration: the iteration's end if they never meet, or meet in a
-// caller), or writing a value merged there (a flag set on both ways, then
-// stored). A later branch that both ways are open to, whose condition
-// reads such a location, bounds every root received before the write: the
-// path is one of those the engine cannot tell apart from its infeasible
-// twins. (Locations whose facts are kept across blocks, mailboxes and
+// open, and the point where its two ways meet again (its immediate
+// post-dominator within the iteration; the iteration's end if they never
+// meet, or meet in a caller), or writing a value merged there (a flag set
+// on both ways, then stored). A later branch that both ways are open to,
+// whose condition reads such a location, bounds every root received before
+// the write: the path is one of those the engine cannot tell apart from
+// its infeasible twins. (Locations whose facts are kept across blocks, mailboxes and
 // received messages, are not forgotten; a flag kept in a local variable is
 // a fact of the path.)
 //
@@ -74,8 +74,9 @@ func (e *engine) xWrite(fr *frame, st *pstate, addr ssa.Value, mem bool, vals ..
 }
 
 // stateValue reports whether v is reached from the loop function's
-// parameters, free variables or package variables (the process state, whose facts the
-// engine forgets at block boundaries) rather than from its locals.
+// parameters, free variables or package variables (the process state,
+// whose facts the engine forgets at block boundaries) rather than from its
+// locals.
 func (e *engine) stateValue(fr *frame, v ssa.Value) bool {
 	for {
 		base, ok := baseOf(v)
@@ -171,6 +172,8 @@ func (e *engine) storedFields(c *ssa.CallCommon) (map[*types.Var]bool, bool) {
 	return fields, ok
 }
 
+// collectStores adds to fields those f writes (see storedFields); false if
+// it may write elsewhere.
 func (e *engine) collectStores(f *ssa.Function, fields map[*types.Var]bool, seen map[*ssa.Function]bool, depth int) bool {
 	if seen[f] {
 		return true
@@ -179,7 +182,8 @@ func (e *engine) collectStores(f *ssa.Function, fields map[*types.Var]bool, seen
 	if depth > 4 || f.Blocks == nil {
 		return false
 	}
-	field := func(addr ssa.Value) bool {
+	var field func(addr ssa.Value) bool
+	field = func(addr ssa.Value) bool {
 		switch a := addr.(type) {
 		case *ssa.Alloc:
 			return !a.Heap
@@ -189,9 +193,17 @@ func (e *engine) collectStores(f *ssa.Function, fields map[*types.Var]bool, seen
 				return true
 			}
 		case *ssa.IndexAddr:
-			if al, ok := a.X.(*ssa.Alloc); ok && !al.Heap {
-				return true // a local array or slice literal
+			switch x := a.X.(type) {
+			case *ssa.Alloc:
+				return !x.Heap // a local array or slice literal
+			case *ssa.UnOp:
+				// An element of a slice kept in a field (p.acks[i] = a).
+				return x.Op == token.MUL && field(x.X)
+			case *ssa.FieldAddr:
+				return field(x) // of an array in a field
 			}
+		case *ssa.UnOp:
+			return a.Op == token.MUL && field(a.X) // (a map kept in a field)
 		}
 		return false
 	}
@@ -203,11 +215,7 @@ func (e *engine) collectStores(f *ssa.Function, fields map[*types.Var]bool, seen
 					return false
 				}
 			case *ssa.MapUpdate:
-				if ld, ok := in.Map.(*ssa.UnOp); ok && ld.Op == token.MUL {
-					if !field(ld.X) {
-						return false
-					}
-				} else if _, made := in.Map.(*ssa.MakeMap); !made {
+				if _, made := in.Map.(*ssa.MakeMap); !made && !field(in.Map) {
 					return false
 				}
 			case *ssa.Go, *ssa.Defer:
@@ -217,7 +225,9 @@ func (e *engine) collectStores(f *ssa.Function, fields map[*types.Var]bool, seen
 				if bi, ok := cc.Value.(*ssa.Builtin); ok {
 					switch bi.Name() {
 					case "delete", "clear", "copy":
-						return false
+						if _, made := cc.Args[0].(*ssa.MakeMap); !made && !field(cc.Args[0]) {
+							return false
+						}
 					}
 					continue
 				}
