@@ -40,7 +40,7 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 			fmt.Printf("  taint %s: %+v elem %+v\n", k, *v, v.elem)
 		}
 	}
-	if e.checkedSingleton(st, p.msg) || e.boundSettled(st, p) {
+	if e.checkedSingleton(st, p) || e.boundSettled(st, p) {
 		st.pending = nil
 		return
 	}
@@ -97,7 +97,7 @@ func (e *engine) noteUpdate(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.
 			return // still inside the reception
 		}
 	}
-	if e.checkedSingleton(st, p.msg) || e.boundSettled(st, p) {
+	if e.checkedSingleton(st, p) || e.boundSettled(st, p) {
 		st.pending = nil // the jump came first
 		return
 	}
@@ -214,7 +214,7 @@ func (e *engine) noteTest(fr *frame, b *ssa.BasicBlock, st *pstate, cond ssa.Val
 // receiving, but what they do with the mailbox at hand is not followed
 // across the back edge: "cannot prove", at the store.
 func (e *engine) keptAcross(fr *frame, b *ssa.BasicBlock, st *pstate, p *pendingJump) {
-	if e.checkedSingleton(st, p.msg) || e.boundSettled(st, p) {
+	if e.checkedSingleton(st, p) || e.boundSettled(st, p) {
 		return
 	}
 	if p.kept {
@@ -473,7 +473,8 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		ge, eq, maybeLess = e.tagCompare(st, mt, minfo.ptr, m, st.old)
 	}
 	if coll != "" {
-		ei := &elemInfo{msg: m, ptr: minfo.ptr || elemPtr, ge: ge && !m.Partial() || eq, plain: plain, data: data}
+		e.stores++
+		ei := &elemInfo{msg: m, ptr: minfo.ptr || elemPtr, ge: ge && !m.Partial() || eq, plain: plain, data: data, gen: e.stores}
 		for i, c := range m.Components {
 			r := relUnknown
 			if c.Kind == annotations.Field {
@@ -508,7 +509,7 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 	case partial && eq, !partial && ge:
 		if !eq && st.pending == nil {
 			owner, l := e.recvOwner(fr, b)
-			st.pending = &pendingJump{pos: pos, msg: name, fr: owner, loop: l}
+			st.pending = &pendingJump{pos: pos, msg: name, fr: owner, loop: l, gen: e.stores}
 		}
 	case partial && !maybeLess && !st.opaque && !st.widened:
 		// The filter keeps earlier rounds out but not later ones, which
@@ -568,6 +569,10 @@ func (e *engine) tagCompare(st *pstate, mt term, ptr bool, m *annotations.Msg, t
 			continue
 		case annotations.Field:
 			ct = componentTerm(mt, ptr, c)
+			// (What a mailbox's filter established about a message
+			// read from it whole, whose fields were not read since:
+			// readys[q] = *firstReady.)
+			e.elemFacts(st, ct)
 		case annotations.Const:
 			ct = constTerm(c.Value)
 		}
@@ -1124,16 +1129,16 @@ func calleeName(c *ssa.CallCommon) string {
 }
 
 // checkedSingleton reports whether the process looked at the mailbox for
-// messages of type msg and found no later round there: every live mailbox
+// messages of the pending type and found no later round there: every live mailbox
 // of that type holds exactly one message (a collection of length 1, or a
 // single location: prop = m), whose tag the path's facts show is not above
 // the current one (the "if mbox[0].Phase > p.phase { jump }" idiom, on its
 // branch without the jump). There must be at least one such mailbox.
-func (e *engine) checkedSingleton(st *pstate, msg string) bool {
+func (e *engine) checkedSingleton(st *pstate, p *pendingJump) bool {
 	found := false
 	for k, info := range st.taint {
 		ei := info.elem
-		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != msg {
+		if ei == nil || ei.msg == nil || ei.msg.Name(e.pass.Pkg) != p.msg || p.older(ei) {
 			continue
 		}
 		if e.storedNotAbove(st, ei) {
@@ -1144,6 +1149,13 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 		}
 		if ei.data {
 			return false // its elements do not show the messages' tags
+		}
+		if !ei.plain && e.storedAtMost(st, ei) {
+			// A collection whose every message was stored at most at
+			// a tag the current one is at least (the Readys of this
+			// very round, after the jump to it).
+			found = true
+			continue
 		}
 		// The one message: a single-location mailbox's content, or a
 		// collection's element 0 when it holds exactly one.
@@ -1195,6 +1207,38 @@ func (e *engine) checkedSingleton(st *pstate, msg string) bool {
 		found = true
 	}
 	return found
+}
+
+// storedAtMost reports whether every message of mailbox ei is known to be
+// at most the current tag (see storedNotAbove, which excludes equal).
+func (e *engine) storedAtMost(st *pstate, ei *elemInfo) bool {
+	return e.storedNotAbove(st, ei) || e.storedEqual(st, ei)
+}
+
+// storedEqual reports whether every message of mailbox ei is known to
+// carry the current tag.
+func (e *engine) storedEqual(st *pstate, ei *elemInfo) bool {
+	for j, c := range ei.msg.Components {
+		if j >= len(st.cur) {
+			return false
+		}
+		var r rel
+		switch c.Kind {
+		case annotations.Absent:
+			continue
+		case annotations.Const:
+			r = st.fs.cmp(constTerm(c.Value), st.cur[j])
+		case annotations.Field:
+			if j >= len(ei.rels) || j >= len(ei.curs) || ei.curs[j] == "" || ei.rels[j] != relEQ {
+				return false
+			}
+			r = st.fs.cmp(ei.curs[j], st.cur[j])
+		}
+		if r != relEQ {
+			return false
+		}
+	}
+	return true
 }
 
 // storedNotAbove reports whether every message of mailbox ei is known to

@@ -76,6 +76,8 @@ type engine struct {
 	soleData      map[ssa.Value]bool
 	indexed       map[*ssa.Function][]bool
 	globalReaders map[*ssa.Function]bool
+	// stores numbers the stores into mailboxes (elemInfo.gen).
+	stores int
 	// ipdoms caches ipdom.
 	ipdoms map[pdomFnKey]map[*ssa.BasicBlock]*ssa.BasicBlock
 	// resultAlias marks the alias keys of the results of inlined calls

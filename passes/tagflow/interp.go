@@ -137,6 +137,16 @@ type pendingJump struct {
 	// kept says the message was stored, as a flag or a count, in a
 	// variable of an event loop declared before it (keptAcross).
 	kept bool
+	// gen numbers the store (elemInfo.gen): a mailbox whose last store
+	// came before it does not hold the message (see older).
+	gen int
+}
+
+// older reports whether mailbox ei was last stored into before the
+// pending message was stored (the message is not in it: r.qc holding the
+// justification of the previous view's message).
+func (p *pendingJump) older(ei *elemInfo) bool {
+	return ei.gen > 0 && ei.gen < p.gen
 }
 
 func (st *pstate) clone() *pstate {
@@ -840,7 +850,7 @@ func (e *engine) branch(fr *frame, st *pstate, cond ssa.Value, holds bool) bool 
 		}
 		// A test of the mailbox's tag that shows it holds nothing later
 		// settles condition IV as a jump would.
-		if st.pending != nil && e.checkedSingleton(st, st.pending.msg) {
+		if st.pending != nil && e.checkedSingleton(st, st.pending) {
 			st.pending = nil
 		}
 		return true

@@ -382,6 +382,25 @@ func (e *engine) project(fr *frame, b *ssa.BasicBlock, st *pstate) {
 		}
 		st.fs = nfs
 	}
+	if p := st.pending; p != nil {
+		// The last mailboxes of the pending message's type about to be
+		// forgotten (dead: nothing reads them again): the jump is
+		// settled now or never, as the next communication point would
+		// find it.
+		dying, staying := false, false
+		for k, info := range st.taint {
+			if ei := info.elem; ei != nil && ei.msg != nil && ei.msg.Name(e.pass.Pkg) == p.msg && !p.older(ei) {
+				if keep(k) {
+					staying = true
+				} else {
+					dying = true
+				}
+			}
+		}
+		if dying && !staying && (e.checkedSingleton(st, p) || e.boundSettled(st, p)) {
+			st.pending = nil
+		}
+	}
 	for k, info := range st.taint {
 		if !keep(k) || (info.elem != nil || info.iter != nil) && spentOnlyWithin(spentOnly, k) {
 			// (A mailbox a helper returned, once the caller's value

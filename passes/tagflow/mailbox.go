@@ -28,6 +28,9 @@ type elemInfo struct {
 	// xid is the root of the stored messages' tag values (unbounded.go):
 	// -1 for a join of two mailboxes.
 	xid int
+	// gen numbers the last store into the mailbox (engine.stores; 0:
+	// unknown), for pendingJump.gen.
+	gen int
 }
 
 func joinRel(a, b rel) rel {
@@ -57,9 +60,9 @@ func joinElem(a, b *elemInfo) *elemInfo {
 		xid = -1
 	}
 	if a.msg != b.msg || len(a.rels) != len(b.rels) {
-		return &elemInfo{msg: a.msg, ptr: a.ptr, rels: make([]rel, len(a.rels)), curs: a.curs, xid: xid, data: a.data || b.data}
+		return &elemInfo{msg: a.msg, ptr: a.ptr, rels: make([]rel, len(a.rels)), curs: a.curs, xid: xid, data: a.data || b.data, gen: max(a.gen, b.gen)}
 	}
-	out := &elemInfo{msg: a.msg, ptr: a.ptr, ge: a.ge && b.ge, curs: a.curs, plain: a.plain && b.plain, xid: xid, data: a.data || b.data}
+	out := &elemInfo{msg: a.msg, ptr: a.ptr, ge: a.ge && b.ge, curs: a.curs, plain: a.plain && b.plain, xid: xid, data: a.data || b.data, gen: max(a.gen, b.gen)}
 	for i := range a.rels {
 		r := joinRel(a.rels[i], b.rels[i])
 		if a.curs[i] != b.curs[i] {
