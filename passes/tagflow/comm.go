@@ -516,10 +516,12 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		// a message without its round (a _ in its tag) may not be of.
 		e.report(Finding{Cond: 3, Pos: pos,
 			Message: fmt.Sprintf("%s stored without checking that its tag is == (%s): its tag has a _, so it must be of the current round, and a message of a later round can get in", name, e.names(len(e.vars)))})
-	case st.opaque || st.widened || !maybeLess:
+	case st.opaque || st.widened || !maybeLess || st.lost != 0:
 		why := "its filter calls code ccvet does not follow"
 		switch {
 		case st.opaque:
+		case st.lost != 0:
+			why = "the tag was set from what a call ccvet does not follow returned"
 		case st.widened:
 			why = "ccvet merged the many paths that reach it and kept only what all of them establish"
 		default:
@@ -683,9 +685,13 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 		}
 		return e.atomicCall(fr, b, st, in, op)
 	}
-	callee, bind := e.inlinable(fr, st, common, e.receptionLoop(fr, b) != nil)
+	feeds := e.feedsTag(fr, st, in)
+	callee, bind := e.inlinable(fr, st, common, e.receptionLoop(fr, b) != nil, feeds)
 	if callee != nil {
 		return e.inline(fr, b, st, in, callee, bind)
+	}
+	if feeds {
+		st.lostFrom = e.term(fr, st, in)
 	}
 	if f := common.StaticCallee(); st.pending != nil && f != nil && f.Pkg == e.fn.Pkg && f.Blocks != nil && e.writesState(originOf(f), nil) {
 		// A function of the package, not followed, that writes memory
@@ -891,7 +897,7 @@ func (e *engine) xOpen(st *pstate, xid int, m *annotations.Msg) bool {
 	return false
 }
 
-func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool) (*ssa.Function, map[ssa.Value]term) {
+func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv, feedsTag bool) (*ssa.Function, map[ssa.Value]term) {
 	if c.IsInvoke() || fr.depth >= maxInlineDepth {
 		return nil, nil
 	}
@@ -934,7 +940,7 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 		return nil, nil
 	}
 	o := originOf(callee)
-	if callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !e.handsCode(c) && !e.followsWriter(fr, st, c, o, inRecv) {
+	if callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !e.handsCode(c) && !e.followsWriter(fr, st, c, o, inRecv) && !(feedsTag && !e.writesState(o, nil)) {
 		return nil, nil
 	}
 	if fr.fn == callee {
@@ -946,6 +952,36 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv bool
 		}
 	}
 	return callee, bind
+}
+
+// feedsTag reports whether what call in returns is stored into a
+// synchronization variable (p.round, p.step = nextTag(p.round, p.step)): a
+// function of the package that writes no memory is then followed, so that
+// the tag keeps its value.
+func (e *engine) feedsTag(fr *frame, st *pstate, in *ssa.Call) bool {
+	if in == nil {
+		return false
+	}
+	vals := []ssa.Value{in}
+	if refs := in.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if x, ok := r.(*ssa.Extract); ok {
+				vals = append(vals, x)
+			}
+		}
+	}
+	for _, v := range vals {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			if s, ok := r.(*ssa.Store); ok && s.Val == v && e.varAt(fr, st, s.Addr) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *engine) inline(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call, callee *ssa.Function, bind map[ssa.Value]term) []*pstate {

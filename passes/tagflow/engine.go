@@ -76,6 +76,10 @@ type engine struct {
 	soleData      map[ssa.Value]bool
 	indexed       map[*ssa.Function][]bool
 	globalReaders map[*ssa.Function]bool
+	// fresh caches freshSlice.
+	fresh map[*ssa.MakeSlice]bool
+	// readOnlyFns caches readOnly.
+	readOnlyFns map[*ssa.Function]bool
 	// stores numbers the stores into mailboxes (elemInfo.gen).
 	stores int
 	// ipdoms caches ipdom.

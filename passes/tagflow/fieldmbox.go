@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -28,7 +29,9 @@ import (
 //   - a store to the location (or to memory inside or around it) outside
 //     a reception, other than another emptying, removes it; so does a
 //     builtin copy into it, a call the engine does not follow that is
-//     handed its value, and such a call that may reach code of the
+//     handed its value (unless a function of the package that writes no
+//     memory but its locals: p.isLeader()), and such a call that may
+//     reach code of the
 //     package writing the process state (statically, through an
 //     interface or a function value);
 //   - a write of the location inside a reception, accepted as a mailbox
@@ -488,7 +491,29 @@ func (e *engine) callMarks(fr *frame, st *pstate, c *ssa.CallCommon) {
 		return
 	}
 	if e.mayWriteState(c) {
+		if fields, ok := e.storedFields(c); ok && !fields[nil] {
+			// A function of the package that writes fields only
+			// (p.nextTxn() taking from p.queue): the marks of those
+			// fields of the structs it is handed.
+			for _, a := range passedValues(c) {
+				s, isStruct := derefType(a.Type()).Underlying().(*types.Struct)
+				if !isStruct || !isPointer(a.Type()) {
+					continue
+				}
+				for i := range s.NumFields() {
+					if fields[s.Field(i)] {
+						st.unmark(term(string(derefOf(e.term(fr, st, a))) + "." + strconv.Itoa(i)))
+					}
+				}
+			}
+			return
+		}
 		st.unmarkAll()
+		return
+	}
+	if callee := staticCallee(c); callee != nil && callee.Pkg == e.fn.Pkg && callee.Blocks != nil && e.readOnly(callee) {
+		// A function of the package that writes no memory but its
+		// locals (p.isLeader()): not through what it is handed either.
 		return
 	}
 	for _, a := range passedValues(c) {

@@ -21,6 +21,11 @@ type pstate struct {
 	cur, old []term
 	// set is where each variable was last assigned.
 	set []token.Pos
+	// lost has bit i set when variable i holds what a call the engine
+	// did not follow returned (lostFrom names the last such call's
+	// value): a filter that does not order it is "cannot prove".
+	lost     uint64
+	lostFrom term
 	// lowAt is the assignment since the last communication point that
 	// took the tag below the reference (it is below since, and variable
 	// lowVar is the one that decides), or NoPos.
@@ -1695,6 +1700,14 @@ func (e *engine) assign(fr *frame, b *ssa.BasicBlock, st *pstate, i int, t term,
 	e.xAssign(st, i, t, pos)
 	st.cur[i] = t
 	st.set[i] = pos
+	if i < 64 {
+		// (Computed from a lost value, it stays lost: p.round++.)
+		if st.lostFrom != "" && (t == st.lostFrom || within(t, st.lostFrom)) {
+			st.lost |= 1 << i
+		} else if _, info := st.tainted(t); t.isConst() || info != nil {
+			st.lost &^= 1 << i
+		}
+	}
 	st.unmarkDirty() // the messages of the mailboxes were received at the previous tag
 	// Where the tag went below the reference, if it is below now. A
 	// variable taken lower and back (l.slot--, then l.slot++ at the top
@@ -1980,9 +1993,10 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		}
 	}
 	local := false
-	if base, ok := baseOf(addr); ok {
-		_, local = base.(*ssa.Alloc)
-		local = local && !e.throughStatePointer(addr)
+	lbase := e.localBase(fr, addr)
+	if lbase != nil {
+		_, local = lbase.(*ssa.Alloc)
+		local = local && !e.throughStatePointer(addr) || e.freshSlice(lbase) || freshStruct(lbase, nil)
 	}
 	if assignsTag {
 		e.loopComputed(fr, st, val, pos)
@@ -2022,9 +2036,11 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		e.storeOutside(st, addr, val, loc, info)
 	}
 	if info == nil && local {
-		if base, ok := baseOf(addr); ok {
-			if a, ok := base.(*ssa.Alloc); ok && a.Comment != "varargs" && a.Comment != "complit" && a.Comment != "slicelit" {
-				if _, l := e.writeScope(fr, b, st); l != nil && declaredOutside(a, l, nil) {
+		if base := lbase; base != nil {
+			// (A composite literal's variable counts when the store is
+			// in a function it is handed: mb := &Mailbox{}; mb.Put(m).)
+			if a, ok := base.(*ssa.Alloc); ok && a.Comment != "varargs" && (a.Comment != "complit" || base != e.baseIn(addr)) && a.Comment != "slicelit" || e.freshSlice(base) || freshStruct(base, nil) {
+				if owner, l := e.writeScope(fr, b, st); l != nil && declaredOutside(base, l, nil) && owner != nil {
 					e.recvWrite(fr, b, st, pos, append(indexesOf(addr), val)...)
 				}
 			}
@@ -2120,6 +2136,65 @@ func baseOf(addr ssa.Value) (ssa.Value, bool) {
 			return addr, true
 		}
 	}
+}
+
+// localBase returns the value addr is reached from (baseOf), followed
+// from an inlined helper's parameter to its caller's value (mb.Put(m),
+// storing into b.items with b its caller's mb): nil if none.
+func (e *engine) localBase(fr *frame, addr ssa.Value) ssa.Value {
+	base, ok := baseOf(addr)
+	for ok {
+		p, isParam := base.(*ssa.Parameter)
+		if !isParam {
+			break
+		}
+		cv, cfr := callerValue(fr, p)
+		if cv == ssa.Value(p) {
+			break
+		}
+		fr = cfr
+		base, ok = baseOf(cv)
+	}
+	if !ok {
+		return nil
+	}
+	return base
+}
+
+// freshStruct reports whether v is a struct a constructor of the package
+// made for the caller (mb := NewMailbox()), or a merge of such (mb =
+// NewMailbox() again on a later round's message).
+func freshStruct(v ssa.Value, seen map[ssa.Value]bool) bool {
+	switch v := v.(type) {
+	case *ssa.Call:
+		return returnsLiteral(v)
+	case *ssa.Phi:
+		if seen[v] {
+			return true
+		}
+		if seen == nil {
+			seen = make(map[ssa.Value]bool)
+		}
+		seen[v] = true
+		for _, x := range v.Edges {
+			if c, ok := x.(*ssa.Const); ok && c.IsNil() {
+				continue
+			}
+			if !freshStruct(x, seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// baseIn returns baseOf(addr), or nil.
+func (e *engine) baseIn(addr ssa.Value) ssa.Value {
+	if base, ok := baseOf(addr); ok {
+		return base
+	}
+	return nil
 }
 
 // throughStatePointer reports whether addr is reached through a pointer
@@ -2705,6 +2780,9 @@ func localMapIn(fr *frame, v ssa.Value) bool {
 // whose every return gives a variable it allocated, for which ok holds.
 func returnsAlloc(c *ssa.Call, ok func(*ssa.Alloc) bool) bool {
 	fn := c.Call.StaticCallee()
+	if fn != nil && fn.Origin() != nil {
+		fn = fn.Origin() // an instance of a generic function: its body
+	}
 	if fn == nil || fn.Blocks == nil || fn.Pkg == nil || c.Parent() == nil || fn.Pkg != c.Parent().Pkg {
 		return false
 	}

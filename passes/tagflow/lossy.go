@@ -172,6 +172,22 @@ func (e *engine) storedFields(c *ssa.CallCommon) (map[*types.Var]bool, bool) {
 	return fields, ok
 }
 
+// readOnly reports whether f, and the functions it calls, write no memory
+// but their locals: no field, no element of a slice or map they are
+// handed, nothing through code of other packages or dynamic calls.
+func (e *engine) readOnly(f *ssa.Function) bool {
+	if r, ok := e.readOnlyFns[f]; ok {
+		return r
+	}
+	fields := make(map[*types.Var]bool)
+	r := e.collectStores(f, fields, map[*ssa.Function]bool{}, 0) && len(fields) == 0
+	if e.readOnlyFns == nil {
+		e.readOnlyFns = make(map[*ssa.Function]bool)
+	}
+	e.readOnlyFns[f] = r
+	return r
+}
+
 // collectStores adds to fields those f writes (see storedFields); false if
 // it may write elsewhere.
 func (e *engine) collectStores(f *ssa.Function, fields map[*types.Var]bool, seen map[*ssa.Function]bool, depth int) bool {

@@ -371,6 +371,66 @@ func computePdom(l *natLoop) map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool {
 // declaredOutside reports whether the local variable or map v (an Alloc,
 // a map made by the function) lives across the iterations of reception
 // loop l: it is made before the loop.
+// freshSlice reports whether v is a slice the function makes
+// (make([]bool, n)) and keeps to itself: indexed, sliced, ranged over,
+// measured, merged by phis, or handed to functions of the package that
+// write nothing; never stored anywhere. Writing its elements is writing a
+// local variable.
+func (e *engine) freshSlice(v ssa.Value) bool {
+	ms, ok := v.(*ssa.MakeSlice)
+	if !ok {
+		return false
+	}
+	if r, ok := e.fresh[ms]; ok {
+		return r
+	}
+	seen := map[ssa.Value]bool{}
+	var keeps func(v ssa.Value) bool
+	keeps = func(v ssa.Value) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		refs := v.Referrers()
+		if refs == nil {
+			return true
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.IndexAddr, *ssa.Index, *ssa.DebugRef, *ssa.Range:
+			case *ssa.Slice:
+				if !keeps(r) {
+					return false
+				}
+			case *ssa.Phi:
+				if !keeps(r) {
+					return false
+				}
+			case *ssa.Call:
+				if bi, ok := r.Call.Value.(*ssa.Builtin); ok {
+					if n := bi.Name(); n != "len" && n != "cap" {
+						return false
+					}
+					continue
+				}
+				f := r.Call.StaticCallee()
+				if f == nil || originOf(f).Pkg != e.fn.Pkg || !e.readOnly(originOf(f)) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	r := keeps(ms)
+	if e.fresh == nil {
+		e.fresh = make(map[*ssa.MakeSlice]bool)
+	}
+	e.fresh[ms] = r
+	return r
+}
+
 func declaredOutside(v ssa.Value, l *natLoop, seen map[ssa.Value]bool) bool {
 	if seen[v] {
 		return false
@@ -380,6 +440,10 @@ func declaredOutside(v ssa.Value, l *natLoop, seen map[ssa.Value]bool) bool {
 		return !l.blocks[v.Block()]
 	case *ssa.MakeMap:
 		return !l.blocks[v.Block()]
+	case *ssa.MakeSlice:
+		return !l.blocks[v.Block()]
+	case *ssa.Call:
+		return !l.blocks[v.Block()] // (a constructor's result, see freshStruct)
 	case *ssa.UnOp:
 		if v.Op == token.MUL {
 			if a, ok := v.X.(*ssa.Alloc); ok {
