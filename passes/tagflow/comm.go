@@ -409,6 +409,29 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 			}
 		}
 	}
+	envData := false
+	if minfo == nil {
+		// A field of the envelope a message was asserted from (the
+		// sender, nd.leader = e.From): data of that message.
+		if k, info := st.tainted(val); info != nil && info.msg == nil && info.elem == nil && info.iter == nil && !info.fromMbox && k != val && !st.inMailbox(val) {
+			// The message asserted from it (one type: the case taken;
+			// the copies of it name the same message).
+			var found []term
+			for mk, mi := range st.taint {
+				if mi.msg != nil && mi.env == k && mi.elem == nil && !isCommaOk(mk) {
+					found = append(found, mk)
+				}
+			}
+			slices.Sort(found)
+			one := len(found) > 0
+			for _, mk := range found {
+				one = one && st.taint[mk].msg == st.taint[found[0]].msg
+			}
+			if one {
+				mt, minfo, envData = found[0], st.taint[found[0]], true
+			}
+		}
+	}
 	if minfo == nil {
 		// A struct holding messages (an envelope built from a struct
 		// literal): storing it stores them.
@@ -463,6 +486,7 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 			data = false
 		}
 	}
+	data = data || envData
 	ge, eq, maybeLess := e.tagCompare(st, mt, minfo.ptr, m, st.cur)
 	if data && !(m.Partial() && eq || !m.Partial() && ge) {
 		// Data of a message put in the state after the tag moved on

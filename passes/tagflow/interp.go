@@ -107,6 +107,9 @@ type taintInfo struct {
 	// fed is, for a message received from a channel a goroutine started
 	// by the loop sends on, that go statement (gofed.go).
 	fed token.Pos
+	// env is, for a message asserted from a received envelope, the
+	// envelope: its other fields are the message's data (e.From).
+	env term
 }
 
 type pendingJump struct {
@@ -1516,7 +1519,7 @@ func (e *engine) refine(fr *frame, st *pstate, v ssa.Value, from ssa.Value, typ 
 		src = from
 	}
 	t := e.term(fr, st, v)
-	if _, info := st.tainted(e.term(fr, st, src)); info != nil {
+	if k, info := st.tainted(e.term(fr, st, src)); info != nil {
 		_, ptr := typ.Underlying().(*types.Pointer)
 		// The same message (loaded from a pointer, asserted from an
 		// interface) keeps its root.
@@ -1524,7 +1527,11 @@ func (e *engine) refine(fr *frame, st *pstate, v ssa.Value, from ssa.Value, typ 
 		if xid == 0 || info.msg != m {
 			xid = e.newXID()
 		}
-		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr, xid: xid, fromMbox: info.fromMbox || st.inMailbox(e.term(fr, st, src)), fed: info.fed}
+		env := info.env
+		if info.msg == nil && info.elem == nil && info.iter == nil && info.dxid != 0 && !isCommaOk(k) {
+			env = k // (as received: dxid)
+		}
+		st.mutTaint()[t] = &taintInfo{msg: m, ptr: ptr, xid: xid, fromMbox: info.fromMbox || st.inMailbox(e.term(fr, st, src)), fed: info.fed, env: env}
 	}
 }
 
