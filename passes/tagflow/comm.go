@@ -76,11 +76,30 @@ func (e *engine) jumpCheck(fr *frame, b *ssa.BasicBlock, st *pstate, pos token.P
 		st.pending = nil
 		return
 	}
+	if st.lost != 0 {
+		e.report(Finding{Cond: 4, Pos: pos, Unproven: true,
+			Message: fmt.Sprintf("cannot tell that the tag jumped to the latest round of the mailbox's %ss (stored at line %d) before %s: the tag was set from what a call ccvet does not follow returned",
+				p.msg, e.line(p.pos), strings.TrimPrefix(what, "this ")),
+			Related: []annotations.Related{{Pos: p.pos, Message: "message of a possibly later round stored here"}}})
+		st.pending = nil
+		return
+	}
 	e.report(Finding{Cond: 4, Pos: pos,
 		Message: fmt.Sprintf("%s is reached while the mailbox may hold a %s of a later round (stored at line %d) and the tag has not jumped to it",
 			what, p.msg, e.line(p.pos)),
 		Related: []annotations.Related{{Pos: p.pos, Message: "message of a possibly later round stored here"}}})
 	st.pending = nil
+}
+
+// returnsNumbers reports whether a function of signature sig returns
+// integers (one, or among several results).
+func returnsNumbers(sig *types.Signature) bool {
+	for i := 0; i < sig.Results().Len(); i++ {
+		if b, ok := sig.Results().At(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // noteUpdate records, on a pending jump whose reception is over, the first
@@ -714,7 +733,9 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 	if callee != nil {
 		return e.inline(fr, b, st, in, callee, bind)
 	}
-	if feeds {
+	if feeds || in != nil && returnsNumbers(common.Signature()) {
+		// (What it returns may become the tag, directly or through a
+		// local: hi := latest(mins, r); r = hi.)
 		st.lostFrom = e.term(fr, st, in)
 	}
 	if f := common.StaticCallee(); st.pending != nil && f != nil && f.Pkg == e.fn.Pkg && f.Blocks != nil && e.writesState(originOf(f), nil) {
@@ -859,7 +880,9 @@ func (e *engine) followsWriter(fr *frame, st *pstate, c *ssa.CallCommon, o *ssa.
 	if e.writesState(o, nil) {
 		return inRecv || e.handsMsg(fr, st, c)
 	}
-	return e.handsReceived(fr, st, c)
+	// (With a jump pending, what it computes from the mailbox may be the
+	// round jumped to: hi := latest(mins, r).)
+	return e.handsReceived(fr, st, c) || st.pending != nil && e.handsMsg(fr, st, c)
 }
 
 // handsReceived reports whether call c hands the callee received messages
