@@ -729,7 +729,10 @@ func (e *engine) call(fr *frame, b *ssa.BasicBlock, st *pstate, in *ssa.Call) []
 		return e.atomicCall(fr, b, st, in, op)
 	}
 	feeds := e.feedsTag(fr, st, in)
-	callee, bind := e.inlinable(fr, st, common, e.receptionLoop(fr, b) != nil, feeds)
+	// (With a jump pending, a number compared with the tag may be the
+	// round jumped to: hi := latest(mins, r); if hi > r { r = hi }.)
+	tagUse := feeds || st.pending != nil && e.comparedWithTag(fr, st, in)
+	callee, bind := e.inlinable(fr, st, common, e.receptionLoop(fr, b) != nil, tagUse)
 	if callee != nil {
 		return e.inline(fr, b, st, in, callee, bind)
 	}
@@ -880,9 +883,7 @@ func (e *engine) followsWriter(fr *frame, st *pstate, c *ssa.CallCommon, o *ssa.
 	if e.writesState(o, nil) {
 		return inRecv || e.handsMsg(fr, st, c)
 	}
-	// (With a jump pending, what it computes from the mailbox may be the
-	// round jumped to: hi := latest(mins, r).)
-	return e.handsReceived(fr, st, c) || st.pending != nil && e.handsMsg(fr, st, c)
+	return e.handsReceived(fr, st, c)
 }
 
 // handsReceived reports whether call c hands the callee received messages
@@ -944,7 +945,7 @@ func (e *engine) xOpen(st *pstate, xid int, m *annotations.Msg) bool {
 	return false
 }
 
-func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv, feedsTag bool) (*ssa.Function, map[ssa.Value]term) {
+func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv, tagUse bool) (*ssa.Function, map[ssa.Value]term) {
 	if c.IsInvoke() || fr.depth >= maxInlineDepth {
 		return nil, nil
 	}
@@ -987,7 +988,7 @@ func (e *engine) inlinable(fr *frame, st *pstate, c *ssa.CallCommon, inRecv, fee
 		return nil, nil
 	}
 	o := originOf(callee)
-	if callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !e.handsCode(c) && !e.followsWriter(fr, st, c, o, inRecv) && !(feedsTag && !e.writesState(o, nil)) {
+	if callee.Blocks == nil || o.Pkg != e.fn.Pkg || !e.sum.relevant[o] && !e.handsCode(c) && !e.followsWriter(fr, st, c, o, inRecv) && !(tagUse && !e.writesState(o, nil)) {
 		return nil, nil
 	}
 	if fr.fn == callee {
@@ -1024,6 +1025,37 @@ func (e *engine) feedsTag(fr *frame, st *pstate, in *ssa.Call) bool {
 		}
 		for _, r := range *refs {
 			if s, ok := r.(*ssa.Store); ok && s.Val == v && e.varAt(fr, st, s.Addr) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// comparedWithTag reports whether what call in returns is compared with
+// the current value of a synchronization variable.
+func (e *engine) comparedWithTag(fr *frame, st *pstate, in *ssa.Call) bool {
+	if in == nil || in.Referrers() == nil {
+		return false
+	}
+	for _, r := range *in.Referrers() {
+		bin, ok := r.(*ssa.BinOp)
+		if !ok || !isCompare(bin.Op) {
+			continue
+		}
+		other := bin.X
+		if other == ssa.Value(in) {
+			other = bin.Y
+		}
+		if ld, ok := other.(*ssa.UnOp); ok && ld.Op == token.MUL && e.varAt(fr, st, ld.X) >= 0 {
+			return true
+		}
+		if _, isConst := other.(*ssa.Const); isConst {
+			continue
+		}
+		t := e.term(fr, st, other)
+		for _, c := range st.cur {
+			if c == t || st.fs.cmp(c, t) == relEQ {
 				return true
 			}
 		}
