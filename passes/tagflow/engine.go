@@ -76,6 +76,9 @@ type engine struct {
 	soleData      map[ssa.Value]bool
 	indexed       map[*ssa.Function][]bool
 	globalReaders map[*ssa.Function]bool
+	// indexExprs maps the [ of the package's index expressions to them
+	// (describe).
+	indexExprs map[token.Pos]ast.Expr
 	// fresh caches freshSlice.
 	fresh map[*ssa.MakeSlice]bool
 	// readOnlyFns caches readOnly.

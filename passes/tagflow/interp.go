@@ -2254,8 +2254,36 @@ func (e *engine) describe(addr ssa.Value) string {
 		if a.Comment != "" && token.IsIdentifier(a.Comment) {
 			return a.Comment // a variable a closure captures
 		}
+	case *ssa.IndexAddr:
+		// An element: named as the source does (votes[m.From]).
+		if x := e.indexExpr(a.Pos()); x != nil {
+			return types.ExprString(x)
+		}
+		if d := e.describe(a.X); d != "a variable" {
+			return d + "[...]"
+		}
 	}
 	return "a variable"
+}
+
+// indexExpr returns the index expression of the package whose [ is at
+// pos, or nil.
+func (e *engine) indexExpr(pos token.Pos) ast.Expr {
+	if !pos.IsValid() {
+		return nil
+	}
+	if e.indexExprs == nil {
+		e.indexExprs = make(map[token.Pos]ast.Expr)
+		for _, f := range e.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if ix, ok := n.(*ast.IndexExpr); ok {
+					e.indexExprs[ix.Lbrack] = ix
+				}
+				return true
+			})
+		}
+	}
+	return e.indexExprs[pos]
 }
 
 // receptionLoop returns the reception loop b lies in: the innermost loop

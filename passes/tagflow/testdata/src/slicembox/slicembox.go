@@ -73,7 +73,7 @@ func (p *Proc) Kept() {
 			if m.Round != p.round {
 				continue
 			}
-			votes[m.From] = true // want `condition 3: a variable is written inside the reception loop, which may write only the mailbox`
+			votes[m.From] = true // want `condition 3: votes\[m.From\] is written inside the reception loop, which may write only the mailbox`
 		}
 		p.heard = count(votes)
 		p.round++
