@@ -326,6 +326,13 @@ func (st *pstate) writeSkeleton(b *strings.Builder) {
 		if st.pending.test.IsValid() {
 			b.WriteString("T")
 		}
+		if l := st.pending.loop; l != nil {
+			// Stored inside a reception: its communication points do not
+			// check the jump, those of a path whose message came before
+			// do.
+			b.WriteString("L")
+			b.WriteString(strconv.Itoa(l.header.Index))
+		}
 		if st.pending.kept {
 			b.WriteString("K")
 		}

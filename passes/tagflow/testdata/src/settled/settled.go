@@ -133,12 +133,12 @@ func (p *Proc) DeadNoJump() {
 			n++
 		}
 		for n < 3 {
-			e := <-p.in
+			e := <-p.in // want `condition 4: this receive is reached while the mailbox may hold a Ready of a later round \(stored at line 124\) and the tag has not jumped to it`
 			if m, ok := e.Msg.(Ready); ok && m.Inst == p.inst {
 				n++
 			}
 		}
-		p.done = append(p.done, p.inst) // want `condition 4: this update of p.done is reached while the mailbox may hold a Ready of a later round \(stored at line 138\) and the tag has not jumped to it`
+		p.done = append(p.done, p.inst) // want `condition 4: this update of p.done is reached while the mailbox may hold a Ready of a later round \(stored at line 124\) and the tag has not jumped to it`
 		p.inst++
 	}
 }
