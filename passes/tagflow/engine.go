@@ -79,6 +79,8 @@ type engine struct {
 	// indexExprs maps the [ of the package's index expressions to them
 	// (describe).
 	indexExprs map[token.Pos]ast.Expr
+	// ranges caches constRange, by variable.
+	ranges map[int]*[3]int64
 	// fresh caches freshSlice.
 	fresh map[*ssa.MakeSlice]bool
 	// readOnlyFns caches readOnly.

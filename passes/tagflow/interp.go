@@ -1097,7 +1097,16 @@ func (e *engine) cp(st *pstate, pos token.Pos, what string) {
 // its reference and how it compares, or -1 when there is none.
 func (e *engine) tagCmp(st *pstate) (int, rel) {
 	for i := range e.vars {
-		switch r := st.fs.cmp(st.cur[i], st.old[i]); r {
+		r := st.fs.cmp(st.cur[i], st.old[i])
+		if r == relUnknown || r == relNE {
+			if rr, ok := e.rangeCmp(st, i); ok {
+				if r == relNE && rr == relGE {
+					rr = relGT
+				}
+				r = rr
+			}
+		}
+		switch r {
 		case relEQ, relGE:
 			continue
 		default:

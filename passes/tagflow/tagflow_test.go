@@ -36,7 +36,7 @@ var report = &analysis.Analyzer{
 var testPackages = []string{
 	"basic", "evalrepro", "writes", "stalefield", "envelope",
 	"backedge", "nestedgetter", "nestedsend", "partialfilter", "offsets", "getterawait", "ptrpredicate", "ptrflag", "earlymbox", "eventloop", "lowerjump", "oncehelper", "pairtag", "underlock", "narrow", "twoboxes", "hoisted", "reinline", "helpersend", "recvwrites", "depth", "maxloop", "endjump", "usedata", "lexorder", "dispatch", "ptrmsg",
-	"fieldmbox", "unbounded", "uniformshift", "maplen", "handover", "msgdata", "structtag", "helperloop", "laterdata", "returnedmbox", "generics", "gosend", "settled", "tagfuncs", "readonly", "slicembox", "envdata", "helpermax",
+	"fieldmbox", "unbounded", "uniformshift", "maplen", "handover", "msgdata", "structtag", "helperloop", "laterdata", "returnedmbox", "generics", "gosend", "settled", "tagfuncs", "readonly", "slicembox", "envdata", "helpermax", "constrange",
 }
 
 // TestPackages runs the dataflow on each testdata package and checks its

@@ -92,3 +92,8 @@ func (p *Proc) callBetween() {
 }
 
 func (p *Proc) other() { p.step = Prevote }
+
+// restore sets the step from a number: the step holds more than the
+// constants (see constrange), so the loop entered after other() starts
+// from a step that may be above Prevote.
+func (p *Proc) restore(s int) { p.step = Step(s) }
