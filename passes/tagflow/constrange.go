@@ -64,7 +64,9 @@ func (e *engine) computeRange(i int) (lo, hi int64, ok bool) {
 					continue
 				}
 				if fa, isField := st.Addr.(*ssa.FieldAddr); isField {
-					if s, isStruct := derefType(fa.X.Type()).Underlying().(*types.Struct); isStruct && s.Field(fa.Field) == field {
+					// (Compared by origin: a generic struct's field is
+					// another object in each instance.)
+					if s, isStruct := derefType(fa.X.Type()).Underlying().(*types.Struct); isStruct && sameField(s.Field(fa.Field), field) {
 						c, isConst := st.Val.(*ssa.Const)
 						if !isConst || c.Value == nil || c.Value.Kind() != constant.Int {
 							return 0, 0, false
@@ -88,6 +90,12 @@ func (e *engine) computeRange(i int) (lo, hi int64, ok bool) {
 	return lo, hi, true
 }
 
+// sameField reports whether a and b are the same field declaration (of a
+// generic struct's instances too).
+func sameField(a, b *types.Var) bool {
+	return a == b || a.Origin() == b.Origin() || a.Pos().IsValid() && a.Pos() == b.Pos() && a.Name() == b.Name()
+}
+
 // k0 returns the struct type holding variable v's last field.
 func k0(v *varLoc) *types.Struct {
 	k, ok := lastFieldKey(v.sv)
@@ -105,8 +113,8 @@ func holds(t types.Type, s *types.Struct, depth int) bool {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
-		if types.Identical(u, s) {
-			return true
+		if types.Identical(u, s) || u.NumFields() == s.NumFields() && u.NumFields() > 0 && sameField(u.Field(0), s.Field(0)) {
+			return true // (an instance of the same generic struct too)
 		}
 		for i := range u.NumFields() {
 			if holds(u.Field(i).Type(), s, depth+1) {
