@@ -78,25 +78,11 @@ func (e *engine) xWrite(fr *frame, st *pstate, addr ssa.Value, mem bool, vals ..
 // whose facts the engine forgets at block boundaries) rather than from its
 // locals.
 func (e *engine) stateValue(fr *frame, v ssa.Value) bool {
-	for {
-		base, ok := baseOf(v)
-		if !ok {
-			return false
-		}
-		switch base.(type) {
-		case *ssa.Parameter:
-			// An inlined helper's parameter is its caller's value.
-			cv, cfr := callerValue(fr, base)
-			if cv == base {
-				return true
-			}
-			v, fr = cv, cfr
-			continue
-		case *ssa.FreeVar, *ssa.Global:
-			return true
-		}
-		return false
+	switch e.localBase(fr, v).(type) {
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+		return true
 	}
+	return false
 }
 
 // xWroteAt records a write to the location loc of the process state.
