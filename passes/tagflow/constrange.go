@@ -51,10 +51,11 @@ func (e *engine) computeRange(i int) (lo, hi int64, ok bool) {
 	if b, isBasic := field.Type().Underlying().(*types.Basic); !isBasic || b.Info()&types.IsInteger == 0 {
 		return 0, 0, false
 	}
-	if k, ok := lastFieldKey(v.sv); !ok || e.sum.escaped[k] {
+	k, ok := lastFieldKey(v.sv)
+	if !ok || e.sum.escaped[k] {
 		return 0, 0, false
 	}
-	parent := k0(v)
+	parent := k.strct
 	lo, hi = 0, 0 // the zero value
 	for _, f := range e.sum.all {
 		for _, b := range f.Blocks {
@@ -81,7 +82,7 @@ func (e *engine) computeRange(i int) (lo, hi int64, ok bool) {
 				}
 				// The struct holding it written whole (*p = Proc{...},
 				// p.st = state{...}): its value comes from elsewhere.
-				if parent != nil && holds(derefType(st.Addr.Type()), parent, 0) {
+				if holds(derefType(st.Addr.Type()), parent, 0) {
 					return 0, 0, false
 				}
 			}
@@ -94,15 +95,6 @@ func (e *engine) computeRange(i int) (lo, hi int64, ok bool) {
 // generic struct's instances too).
 func sameField(a, b *types.Var) bool {
 	return a == b || a.Origin() == b.Origin() || a.Pos().IsValid() && a.Pos() == b.Pos() && a.Name() == b.Name()
-}
-
-// k0 returns the struct type holding variable v's last field.
-func k0(v *varLoc) *types.Struct {
-	k, ok := lastFieldKey(v.sv)
-	if !ok {
-		return nil
-	}
-	return k.strct
 }
 
 // holds reports whether a value of type t contains a struct s (is one, or

@@ -2062,7 +2062,8 @@ func (e *engine) storeTerm(fr *frame, b *ssa.BasicBlock, st *pstate, addr ssa.Va
 		if base := lbase; base != nil {
 			// (A composite literal's variable counts when the store is
 			// in a function it is handed: mb := &Mailbox{}; mb.Put(m).)
-			if a, ok := base.(*ssa.Alloc); ok && a.Comment != "varargs" && (a.Comment != "complit" || base != e.baseIn(addr)) && a.Comment != "slicelit" || e.freshSlice(base) || freshStruct(base, nil) {
+			direct, _ := baseOf(addr)
+			if a, ok := base.(*ssa.Alloc); ok && a.Comment != "varargs" && (a.Comment != "complit" || base != direct) && a.Comment != "slicelit" || e.freshSlice(base) || freshStruct(base, nil) {
 				if owner, l := e.writeScope(fr, b, st); l != nil && declaredOutside(base, l, nil) && owner != nil {
 					e.recvWrite(fr, b, st, pos, append(indexesOf(addr), val)...)
 				}
@@ -2210,14 +2211,6 @@ func freshStruct(v ssa.Value, seen map[ssa.Value]bool) bool {
 		return true
 	}
 	return false
-}
-
-// baseIn returns baseOf(addr), or nil.
-func (e *engine) baseIn(addr ssa.Value) ssa.Value {
-	if base, ok := baseOf(addr); ok {
-		return base
-	}
-	return nil
 }
 
 // throughStatePointer reports whether addr is reached through a pointer
