@@ -8,7 +8,7 @@ import (
 
 // Figures are a trial corpus's first-contact figures.
 type Figures struct {
-	Packages, Clean, CannotProve, FalseViolations int
+	Packages, Clean, CannotProve, FalseViolations   int
 	Mutants, Caught, Flagged, WrongAnalyzer, Missed int
 	GaveUp, Broken                                  int
 }
