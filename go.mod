@@ -8,6 +8,8 @@ require (
 	golang.org/x/tools v0.52.0
 )
 
+require honnef.co/go/tools v0.8.2 // indirect
+
 require (
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3

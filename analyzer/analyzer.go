@@ -35,3 +35,16 @@ var Suite = []*analysis.Analyzer{
 var Advisory = []*analysis.Analyzer{
 	synclex.Analyzer,
 }
+
+// SuiteWith returns the suite with its four condition analyzers reading
+// the tag dataflow computed by engine (see internal/engine), for comparing
+// the engines side by side.
+func SuiteWith(engine *analysis.Analyzer) []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		syncdirective.Analyzer,
+		syncmono.New(engine),
+		syncsend.New(engine),
+		syncrecv.New(engine),
+		syncjump.New(engine),
+	}
+}

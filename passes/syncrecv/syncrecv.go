@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/engine"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
@@ -15,18 +16,22 @@ Condition III of a synchronization tag: only messages of the current or a later 
 See the README for the idioms it understands.`
 
 // Analyzer checks condition III: only messages of the current or a later round are stored.
-var Analyzer = &analysis.Analyzer{
-	Name:       "syncrecv",
-	Doc:        doc,
-	URL:        annotations.DocsURL + "#syncrecv",
-	Requires:   []*analysis.Analyzer{annotations.Analyzer, tagflow.Analyzer},
-	Run:        run,
-	ResultType: reflect.TypeFor[*report.Used](),
-}
+var Analyzer = New(engine.Analyzer)
 
-func run(pass *analysis.Pass) (any, error) {
-	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
-	rep := report.New(pass, ann)
-	rep.Condition(pass.ResultOf[tagflow.Analyzer].(*tagflow.Result), 3)
-	return rep.Used(), nil
+// New returns the analyzer reading the tag dataflow computed by e, an
+// analyzer whose result is a *tagflow.Result (see internal/engine).
+func New(e *analysis.Analyzer) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     "syncrecv",
+		Doc:      doc,
+		URL:      annotations.DocsURL + "#syncrecv",
+		Requires: []*analysis.Analyzer{annotations.Analyzer, e},
+		Run: func(pass *analysis.Pass) (any, error) {
+			ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
+			rep := report.New(pass, ann)
+			rep.Condition(pass.ResultOf[e].(*tagflow.Result), 3)
+			return rep.Used(), nil
+		},
+		ResultType: reflect.TypeFor[*report.Used](),
+	}
 }

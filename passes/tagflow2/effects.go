@@ -1,0 +1,502 @@
+package tagflow2
+
+import (
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
+	"golang.org/x/tools/go/ssa"
+)
+
+// store interprets *addr = val.
+func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instruction) {
+	if i, ok := la.syncIndex(addr); ok {
+		la.assignSync(s, i, val)
+		return
+	}
+	if la.storesWholeSync(addr) {
+		// The struct holding the tag is written whole (*p = process{...}):
+		// every component it holds becomes what the value has, which the
+		// analysis does not follow.
+		for i := range la.k {
+			if len(la.loop.Vars[i].Fields) > 0 {
+				s.assignCur(i, lexrel.Any, unknownConsts, ref{}, false)
+			}
+		}
+		return
+	}
+	r, ok := la.addrRef(s, addr)
+	if !ok {
+		la.storeUntracked(s, addr, val, instr)
+		return
+	}
+	switch {
+	case r.comp == wholeComp:
+		la.rebind(s, r.key)
+		old := s.terms[r.key]
+		if vr, ok := s.regs[val]; ok && vr.comp == wholeComp {
+			t := s.terms[vr.key]
+			t.kind = old.kind
+			if old.kind == collectionTerm && s.terms[vr.key].kind == messageTerm {
+				// A single message stored as a collection's content.
+				t.kind = collectionTerm
+			}
+			s.terms[r.key] = t
+			la.stored(s, r.key, t, addr, instr)
+			return
+		}
+		// nil, a zero value, or a value the analysis does not follow.
+		if old.kind == collectionTerm {
+			empty := isNilOrZero(val)
+			t := term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: old.msg}
+			if !empty {
+				t.rel, t.recv = lexrel.Top(la.k), true
+			}
+			s.terms[r.key] = t
+			delete(s.pending, r.key)
+			return
+		}
+		s.terms[r.key] = la.freshMessage(s, old.msg, !isNilOrZero(val), token.NoPos)
+	case r.comp >= 0:
+		la.rebind(s, r.key)
+		sc := la.scalarOf(s, val)
+		t := s.terms[r.key]
+		rel := sc.relTo(s, int(r.comp))
+		t.rel = t.rel.Assign(int(r.comp), rel)
+		t.consts[r.comp] = sc.consts
+		s.terms[r.key] = t
+	case r.comp == elemComp:
+		la.storeElement(s, addr, val, instr)
+	}
+}
+
+func isNilOrZero(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && (c.Value == nil || c.IsNil())
+}
+
+// storesWholeSync reports whether addr is the address of a struct that
+// holds a synchronization variable's last field (so a store to it writes
+// the tag).
+func (la *loopAnalysis) storesWholeSync(addr ssa.Value) bool {
+	p, ok := addr.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for _, sv := range la.loop.Vars {
+		if len(sv.Fields) == 0 {
+			continue
+		}
+		last := sv.Fields[len(sv.Fields)-1].Origin()
+		for f := range st.Fields() {
+			if f.Origin() == last {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignSync interprets component i of the tag := val.
+func (la *loopAnalysis) assignSync(s *state, i int, val ssa.Value) {
+	sc := la.scalarOf(s, val)
+	rel := sc.relTo(s, i)
+	consts := sc.consts
+	if sc.comp != i && sc.comp >= 0 {
+		rel, consts = lexrel.Any, unknownConsts
+	}
+	s.assignCur(i, rel, consts, sc.r, sc.ok)
+	s.unknownAt[i] = token.NoPos
+}
+
+// storeElement interprets coll[_] = val: a weak update, the collection's
+// elements now include val.
+func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.Instruction) {
+	r, ok := s.regs[coll]
+	if !ok {
+		if r, ok = la.collectionRef(s, coll); !ok {
+			la.storeUntracked(s, coll, val, instr)
+			return
+		}
+	}
+	c, ok := s.terms[r.key]
+	if !ok || c.kind != collectionTerm {
+		return
+	}
+	vr, ok := s.regs[val]
+	if !ok || vr.comp != wholeComp {
+		c.rel, c.recv = lexrel.Top(la.k), true
+		s.terms[r.key] = c
+		return
+	}
+	v := s.terms[vr.key]
+	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, at: v.at, msg: v.msg})
+	s.terms[r.key] = c
+	la.stored(s, r.key, v, coll, instr)
+}
+
+// stored is called when the message or collection t was written to the
+// location named key (whose address is addr): condition III when it is a
+// received message kept beyond the current iteration of the reception,
+// and the jump condition IV owes from then on.
+func (la *loopAnalysis) stored(s *state, key termKey, t term, addr ssa.Value, instr ssa.Instruction) {
+	if !t.recv || !la.inRegion(instr) || !la.persistent(addr, instr) {
+		return
+	}
+	la.checkIII(s, t, instr.Pos(), "stored")
+	if t.rel.Lex()&lexrel.GT != 0 {
+		if _, ok := s.pending[key]; !ok {
+			s.pending[key] = t.rel.Lex() == lexrel.GT
+		}
+	}
+}
+
+// persistent reports whether the location addr points to outlives the
+// current iteration of the innermost loop around instr: a variable
+// declared outside it, a field, a global. A variable of the iteration (the
+// m of m := recv()) is not a mailbox.
+func (la *loopAnalysis) persistent(addr ssa.Value, instr ssa.Instruction) bool {
+	l, ok := accessPath(addr)
+	if !ok {
+		return true
+	}
+	a, ok := l.base.(*ssa.Alloc)
+	if !ok || a.Heap && strings.Contains(l.path, "*") {
+		return true
+	}
+	nl := la.innermost(instr.Block())
+	return nl == nil || !nl.blocks[a.Block()]
+}
+
+// storeUntracked interprets a store to a location the analysis does not
+// track: data of a received message kept in the state is a store of that
+// message (condition III), and any write of the state is an update that
+// condition IV's jump must precede.
+func (la *loopAnalysis) storeUntracked(s *state, addr, val ssa.Value, instr ssa.Instruction) {
+	if !la.inRegion(instr) || !la.persistent(addr, instr) {
+		return
+	}
+	if vr, ok := s.regs[val]; ok {
+		if t := s.terms[vr.key]; t.recv && t.kind == messageTerm {
+			la.checkIII(s, t, instr.Pos(), "kept in the state")
+		}
+	}
+	la.checkIV(s, instr, "updates its state")
+}
+
+func (la *loopAnalysis) call(s *state, c *ssa.CallCommon, instr *ssa.Call) {
+	if comm := la.commOf(c); comm != nil {
+		if comm.Kind == annotations.Send {
+			la.send(s, c, instr)
+		} else {
+			la.recv(s, instr)
+		}
+		return
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		la.builtin(s, b, c, instr)
+		return
+	}
+	la.opaqueCall(s, c, instr)
+}
+
+func (la *loopAnalysis) commOf(c *ssa.CallCommon) *annotations.Comm {
+	if c.IsInvoke() {
+		return la.ann.CommOf(c.Method)
+	}
+	if f := c.StaticCallee(); f != nil {
+		if fn, ok := f.Object().(*types.Func); ok {
+			return la.ann.CommOf(fn)
+		}
+	}
+	return nil
+}
+
+func (la *loopAnalysis) send(s *state, c *ssa.CallCommon, instr *ssa.Call) {
+	if la.inRegion(instr) {
+		la.checkI(s, instr.Pos())
+		la.checkIV(s, instr, "sends")
+		for _, a := range c.Args {
+			if la.msgOf(a.Type()) == nil {
+				continue
+			}
+			if r, ok := s.regs[a]; ok && r.comp == wholeComp {
+				la.checkII(s, s.terms[r.key], instr.Pos())
+			} else {
+				la.report(2, instr.Pos(), true, "the message sent is not one the analysis follows")
+			}
+		}
+	}
+	s.last = equalSet(la.k)
+}
+
+func (la *loopAnalysis) recv(s *state, instr *ssa.Call) {
+	if la.inRegion(instr) {
+		la.checkI(s, instr.Pos())
+		la.checkIV(s, instr, "receives")
+	}
+	s.last = equalSet(la.k)
+	t := instr.Type()
+	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+		t = tup.At(0).Type()
+	}
+	m := la.msgOf(t)
+	key := regKey(instr)
+	s.terms[key] = la.freshMessage(s, m, true, instr.Pos())
+	s.regs[instr] = ref{key: key, comp: wholeComp}
+}
+
+func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, instr *ssa.Call) {
+	if b.Name() != "append" || la.elemMsg(instr.Type()) == nil {
+		return
+	}
+	t := term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(instr.Type())}
+	for _, a := range c.Args {
+		if isNilOrZero(a) {
+			continue
+		}
+		r, ok := s.regs[a]
+		if !ok {
+			t.rel, t.recv = lexrel.Top(la.k), true
+			continue
+		}
+		t = t.join(s.terms[r.key])
+	}
+	t.kind = collectionTerm
+	s.terms[regKey(instr)] = t
+	s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
+}
+
+// opaqueCall interprets a call of a function the analysis does not
+// summarise yet: what it may write of the tag becomes unknown, and a
+// message or collection handed to it may be kept.
+func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call) {
+	name := calleeName(c)
+	eff := la.sum.of(c)
+	if eff.comm && la.inRegion(instr) {
+		for cond := 1; cond <= 4; cond++ {
+			la.report(cond, instr.Pos(), true, "%s sends or receives, and calls are not summarised yet", name)
+		}
+	}
+	for i := range la.k {
+		if eff.writes(la.loop.Vars[i]) || (!eff.known && la.handsTag(c)) {
+			s.assignCur(i, lexrel.Any, unknownConsts, ref{}, false)
+			s.unknownAt[i] = instr.Pos()
+		}
+	}
+	if la.inRegion(instr) && !eff.std {
+		for _, a := range append(c.Args, c.Value) {
+			if r, ok := s.regs[a]; ok && r.comp == wholeComp {
+				if t := s.terms[r.key]; t.recv && t.rel.Lex()&^lexrel.GE != 0 {
+					la.report(3, instr.Pos(), true, "a received message is handed to %s, which may keep it", name)
+				}
+			}
+		}
+	}
+	if m := la.msgOf(instr.Type()); m != nil {
+		s.terms[regKey(instr)] = la.freshMessage(s, m, eff.comm, instr.Pos())
+		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
+	} else if m := la.elemMsg(instr.Type()); m != nil {
+		s.terms[regKey(instr)] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: m, recv: true, at: instr.Pos()}
+		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
+	} else {
+		delete(s.regs, instr)
+	}
+}
+
+// handsTag reports whether a call hands over a pointer through which the
+// tag may be written: the address of a synchronization variable or of a
+// struct holding one.
+func (la *loopAnalysis) handsTag(c *ssa.CallCommon) bool {
+	for _, a := range append(c.Args, c.Value) {
+		if _, ok := la.syncIndex(a); ok || la.storesWholeSync(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// handOver interprets go and defer statements: a received message handed
+// to code that runs later may be kept where the analysis does not see.
+func (la *loopAnalysis) handOver(s *state, c *ssa.CallCommon, instr ssa.Instruction, what string) {
+	if !la.inRegion(instr) {
+		return
+	}
+	for _, a := range append(c.Args, c.Value) {
+		if r, ok := s.regs[a]; ok {
+			if t := s.terms[r.key]; t.recv && t.rel.Lex()&^lexrel.GE != 0 {
+				la.report(3, instr.Pos(), true, "a received message is handed to %s, which may keep it", what)
+			}
+		}
+	}
+}
+
+func calleeName(c *ssa.CallCommon) string {
+	if c.IsInvoke() {
+		return "the call of " + c.Method.Name()
+	}
+	if f := c.StaticCallee(); f != nil {
+		return "the call of " + f.Name()
+	}
+	return "a call of a function value"
+}
+
+// tagText is the tag as written in the directive.
+func (la *loopAnalysis) tagText() string { return "(" + la.loop.TagString() + ")" }
+
+func (la *loopAnalysis) checkI(s *state, pos token.Pos) {
+	lex := s.last.Lex()
+	if lex&lexrel.LT == 0 {
+		return
+	}
+	if cause := la.unknownCause(s); cause != "" {
+		la.report(1, pos, true, "the tag %s may be lower than at the last communication point: %s", la.tagText(), cause)
+		return
+	}
+	if lex == lexrel.LT {
+		la.report(1, pos, false, "the tag %s is lower here than at the last communication point", la.tagText())
+		return
+	}
+	la.report(1, pos, true, "the tag %s may be lower here than at the last communication point", la.tagText())
+}
+
+func (la *loopAnalysis) unknownCause(s *state) string {
+	for i := range la.k {
+		if p := s.unknownAt[i]; p != token.NoPos {
+			return la.loop.Vars[i].Name + " may be changed by the call at line " + lineOf(la, p)
+		}
+	}
+	return ""
+}
+
+func lineOf(la *loopAnalysis, p token.Pos) string {
+	return strconv.Itoa(la.pass.Fset.Position(p).Line)
+}
+
+// mapped are the components a message's mapping carries (all, unless some
+// are _).
+func (la *loopAnalysis) mapped(m *annotations.Msg) []int {
+	var out []int
+	for i := range la.k {
+		if m == nil || i >= len(m.Components) || m.Components[i].Kind != annotations.Absent {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// equalOn keeps the vectors of rel equal on the components comps.
+func equalOn(rel lexrel.Set, comps []int) lexrel.Set {
+	for _, i := range comps {
+		rel = rel.Restrict(i, lexrel.EQ)
+	}
+	return rel
+}
+
+func (la *loopAnalysis) checkII(s *state, t term, pos token.Pos) {
+	good := equalOn(t.rel, la.mapped(t.msg))
+	if good == t.rel {
+		return
+	}
+	name := msgName(la, t.msg)
+	if cause := la.unknownCause(s); cause != "" {
+		la.report(2, pos, true, "%s may be sent with a tag other than %s: %s", name, la.tagText(), cause)
+		return
+	}
+	if good.IsEmpty() {
+		la.report(2, pos, false, "%s is sent with a tag other than the current one %s", name, la.tagText())
+		return
+	}
+	la.report(2, pos, true, "%s may be sent with a tag other than the current one %s", name, la.tagText())
+}
+
+func msgName(la *loopAnalysis, m *annotations.Msg) string {
+	if m == nil {
+		return "the message"
+	}
+	return m.Name(la.pass.Pkg)
+}
+
+func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
+	var good lexrel.Set
+	if t.msg != nil && t.msg.Partial() {
+		good = equalOn(t.rel, la.mapped(t.msg))
+	} else {
+		good = t.rel.RestrictLex(lexrel.GE)
+	}
+	if good == t.rel {
+		return
+	}
+	name := msgName(la, t.msg)
+	want := ">="
+	if t.msg != nil && t.msg.Partial() {
+		want = "=="
+	}
+	if good.IsEmpty() {
+		la.report(3, pos, false, "%s %s with a tag lower than the current one %s", name, how, la.tagText())
+		return
+	}
+	la.report(3, pos, true, "%s %s without checking that its tag is %s %s", name, how, want, la.tagText())
+}
+
+// checkIV reports a pending jump at instr: a mailbox holds a message that
+// may be of a later round, and the process has not jumped to it. A
+// receive in the same reception loop as the store is part of the
+// reception, not after it.
+func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
+	for key, must := range s.pending {
+		t := s.terms[key]
+		if t.rel.Lex()&lexrel.GT == 0 {
+			delete(s.pending, key)
+			continue
+		}
+		if _, isRecv := instr.(*ssa.Call); isRecv && what == "receives" && la.sameReception(s, key, instr) {
+			continue
+		}
+		delete(s.pending, key)
+		if !la.inRegion(instr) {
+			continue
+		}
+		name := msgName(la, t.msg)
+		if must && t.rel.Lex() == lexrel.GT {
+			la.report(4, instr.Pos(), false, "the process %s while a %s of a later round is kept, without jumping to its round first", what, name)
+			continue
+		}
+		la.report(4, instr.Pos(), true, "the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)
+	}
+}
+
+// sameReception reports whether instr is in the innermost loop around the
+// receive where the message kept under key was received.
+func (la *loopAnalysis) sameReception(s *state, key termKey, instr ssa.Instruction) bool {
+	at := s.terms[key].at
+	nl := la.innermost(instr.Block())
+	if nl == nil || nl == la.outer() {
+		return false
+	}
+	for b := range nl.blocks {
+		for _, in := range b.Instrs {
+			if in.Pos() == at {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// outer is the tagged loop itself.
+func (la *loopAnalysis) outer() *natLoop {
+	for _, nl := range la.loops {
+		if nl.header == la.header {
+			return nl
+		}
+	}
+	return nil
+}

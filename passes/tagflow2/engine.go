@@ -1,0 +1,234 @@
+package tagflow2
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"iter"
+	"sort"
+
+	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/passes/tagflow"
+	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+	"honnef.co/go/tools/analysis/dfa/dense"
+)
+
+// A loopAnalysis is the analysis of one tagged loop: the fixpoint over its
+// function's control-flow graph, then one pass over each block that checks
+// the conditions at the loop's program points.
+type loopAnalysis struct {
+	pass *analysis.Pass
+	ann  *annotations.Annotations
+	loop *annotations.Loop
+	fn   *ssa.Function
+	sum  *summaries
+	k    int
+
+	header *ssa.BasicBlock
+	region map[*ssa.BasicBlock]bool // the tagged loop's blocks
+	loops  []*natLoop               // the function's natural loops
+
+	// syncBase maps the address of a synchronization variable without
+	// fields (a local's Alloc, a Global, a FreeVar) to its component.
+	syncBase map[ssa.Value]int
+
+	reporting bool
+	findings  map[findingKey]tagflow.Finding
+}
+
+type findingKey struct {
+	cond int
+	pos  token.Pos
+	msg  string
+}
+
+func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annotations.Loop, fn *ssa.Function, sum *summaries) *loopAnalysis {
+	return &loopAnalysis{
+		pass: pass, ann: ann, loop: l, fn: fn, sum: sum, k: len(l.Vars),
+		syncBase: make(map[ssa.Value]int),
+		findings: make(map[findingKey]tagflow.Finding),
+	}
+}
+
+// run analyses the loop and returns its findings, sorted by position.
+func (la *loopAnalysis) run() []tagflow.Finding {
+	if len(la.fn.Blocks) == 0 {
+		return []tagflow.Finding{unproven(la.loop.Pos(), 0, "the loop's function has no body in SSA")}
+	}
+	if la.k > lexrel.MaxK {
+		return []tagflow.Finding{unproven(la.loop.Pos(), 0, "a tag of %d variables (the analysis handles up to %d)", la.k, lexrel.MaxK)}
+	}
+	la.loops = naturalLoops(la.fn)
+	nl := loopOf(la.loops, la.loop.Stmt)
+	if nl == nil {
+		return []tagflow.Finding{unproven(la.loop.Pos(), 0, "cannot find the loop in SSA (does its body ever repeat?)")}
+	}
+	la.header, la.region = nl.header, nl.blocks
+	la.locateSyncBases()
+
+	g := blockGraph{la.fn}
+	entry := map[int]*state{0: newState(la.k)}
+	res := dense.Forward[lattice, *state, int](g, entry, func(from, to int, in *state) *state {
+		return la.edge(la.fn.Blocks[from], la.fn.Blocks[to], la.block(la.fn.Blocks[from], in))
+	})
+	la.reporting = true
+	for _, b := range la.fn.Blocks {
+		if la.region[b] {
+			la.block(b, res.In(b.Index))
+		}
+	}
+	return la.sortedFindings()
+}
+
+func (la *loopAnalysis) sortedFindings() []tagflow.Finding {
+	out := make([]tagflow.Finding, 0, len(la.findings))
+	for _, f := range la.findings {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Pos != out[j].Pos {
+			return out[i].Pos < out[j].Pos
+		}
+		if out[i].Cond != out[j].Cond {
+			return out[i].Cond < out[j].Cond
+		}
+		return out[i].Message < out[j].Message
+	})
+	return out
+}
+
+func unproven(pos token.Pos, cond int, format string, args ...any) tagflow.Finding {
+	return tagflow.Finding{Cond: cond, Pos: pos, Unproven: true, Message: fmt.Sprintf(format, args...)}
+}
+
+// report records a finding when the checking pass runs.
+func (la *loopAnalysis) report(cond int, pos token.Pos, unprovenOnly bool, format string, args ...any) {
+	if !la.reporting {
+		return
+	}
+	f := tagflow.Finding{Cond: cond, Pos: pos, Unproven: unprovenOnly, Message: fmt.Sprintf(format, args...)}
+	la.findings[findingKey{cond, pos, f.Message}] = f
+}
+
+// blockGraph is a function's control-flow graph for the dense framework.
+type blockGraph struct{ fn *ssa.Function }
+
+func (g blockGraph) NumNodes() int { return len(g.fn.Blocks) }
+
+func (g blockGraph) Nodes() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range g.fn.Blocks {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+func (g blockGraph) Out(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for _, s := range g.fn.Blocks[n].Succs {
+			if !yield(s.Index) {
+				return
+			}
+		}
+	}
+}
+
+// locateSyncBases finds the address of each synchronization variable that
+// is a variable itself (no field path): a local's or parameter's Alloc (the
+// analysis builds SSA in naive form, so every local lives in memory), a
+// Global, or a FreeVar of a closure.
+func (la *loopAnalysis) locateSyncBases() {
+	for i, sv := range la.loop.Vars {
+		if len(sv.Fields) > 0 {
+			continue
+		}
+		for _, a := range la.fn.Locals {
+			if a.Pos() == sv.Root.Pos() && a.Comment == sv.Root.Name() {
+				la.syncBase[a] = i
+			}
+		}
+		for _, fv := range la.fn.FreeVars {
+			if fv.Name() == sv.Root.Name() && types.Identical(fv.Type(), types.NewPointer(sv.Root.Type())) {
+				la.syncBase[fv] = i
+			}
+		}
+		if sv.Root.Parent() == sv.Root.Pkg().Scope() {
+			if g := la.fn.Prog.ImportedPackage(sv.Root.Pkg().Path()); g != nil {
+				if gv, ok := g.Members[sv.Root.Name()].(*ssa.Global); ok {
+					la.syncBase[gv] = i
+				}
+			}
+		}
+	}
+}
+
+// syncIndex reports which synchronization variable addr is the address
+// of. A field path matches by its field objects: any struct's field
+// declared as a synchronization variable's last field, reached through
+// the fields before it as far as the address shows them, is taken for it
+// (so a second process value's field would be too: protocol code keeps one
+// process state per loop).
+func (la *loopAnalysis) syncIndex(addr ssa.Value) (int, bool) {
+	if i, ok := la.syncBase[addr]; ok {
+		return i, true
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return 0, false
+	}
+	for i, sv := range la.loop.Vars {
+		if len(sv.Fields) > 0 && matchesPath(fa, sv.Fields) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func matchesPath(fa *ssa.FieldAddr, fields []*types.Var) bool {
+	var x ssa.Value = fa
+	for j := len(fields) - 1; j >= 0; j-- {
+		f, ok := x.(*ssa.FieldAddr)
+		if !ok {
+			return j < len(fields)-1
+		}
+		if fv := fieldOf(f); fv == nil || fv.Origin() != fields[j].Origin() {
+			return false
+		}
+		x = f.X
+	}
+	return true
+}
+
+// fieldOf is the field a FieldAddr selects.
+func fieldOf(fa *ssa.FieldAddr) *types.Var {
+	p, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+// inRegion reports whether instr is in the tagged loop, where the
+// conditions are checked.
+func (la *loopAnalysis) inRegion(instr ssa.Instruction) bool {
+	return la.region[instr.Block()]
+}
+
+// innermost is the innermost natural loop containing b, or nil.
+func (la *loopAnalysis) innermost(b *ssa.BasicBlock) *natLoop {
+	var best *natLoop
+	for _, nl := range la.loops {
+		if nl.blocks[b] && (best == nil || len(nl.blocks) < len(best.blocks)) {
+			best = nl
+		}
+	}
+	return best
+}

@@ -1,0 +1,211 @@
+package tagflow2
+
+import (
+	"go/token"
+	"maps"
+
+	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A state is the abstract state at a program point: what the constants
+// of the current tag may be, how the current tag relates to the tag at the
+// last communication point, the terms (messages, collections, tag
+// integers) and what each tracked register holds. A nil *state is bottom:
+// the point is unreachable.
+type state struct {
+	k int
+	// cur are the constants each component of the current tag may be.
+	cur [lexrel.MaxK]constSet
+	// unknownAt is, per component, the position of a call that may have
+	// changed it in a way the analysis does not see (the first such), for
+	// "cannot prove" findings; NoPos when none did.
+	unknownAt [lexrel.MaxK]token.Pos
+	// last is the relation of the current tag to the tag at the last
+	// communication point (or at the loop's entry).
+	last  lexrel.Set
+	terms map[termKey]term
+	regs  map[ssa.Value]ref
+	// pending are the mailboxes that got a message that may be of a later
+	// round and that condition IV has not seen the process jump to: the
+	// value is true when every path stored one (a must).
+	pending map[termKey]bool
+}
+
+func newState(k int) *state {
+	return &state{
+		k:       k,
+		last:    lexrel.Top(k),
+		terms:   make(map[termKey]term),
+		regs:    make(map[ssa.Value]ref),
+		pending: make(map[termKey]bool),
+	}
+}
+
+func (s *state) clone() *state {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.terms = maps.Clone(s.terms)
+	c.regs = maps.Clone(s.regs)
+	c.pending = maps.Clone(s.pending)
+	return &c
+}
+
+// lattice is the semilattice of states for the monotone framework.
+type lattice struct{}
+
+func (lattice) Ident() *state { return nil }
+
+func (lattice) Equals(a, b *state) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last &&
+		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending)
+}
+
+func (lattice) Merge(a, b *state) *state {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	out := a.clone()
+	for i := range a.k {
+		out.cur[i] = a.cur[i].union(b.cur[i])
+		if b.unknownAt[i] != token.NoPos && (out.unknownAt[i] == token.NoPos || b.unknownAt[i] < out.unknownAt[i]) {
+			out.unknownAt[i] = b.unknownAt[i]
+		}
+	}
+	out.last = a.last.Union(b.last)
+	for key, bt := range b.terms {
+		at, ok := out.terms[key]
+		switch {
+		case ok:
+			out.terms[key] = at.join(bt)
+		case key.reg != nil:
+			out.terms[key] = bt
+		default:
+			out.terms[key] = absentJoin(key.loc, bt)
+		}
+	}
+	for key, at := range a.terms {
+		if _, ok := b.terms[key]; !ok && key.reg == nil {
+			out.terms[key] = absentJoin(key.loc, at)
+		}
+	}
+	// A register that aliases a location on one path and holds its own
+	// copy on the other (the location was written after the load) holds
+	// the join of both, under its own key.
+	for v, br := range b.regs {
+		ar, ok := out.regs[v]
+		if !ok || ar == br {
+			out.regs[v] = br
+			continue
+		}
+		own := regKey(v)
+		t := a.terms[ar.key].join(b.terms[br.key])
+		out.terms[own] = t
+		out.regs[v] = ref{key: own, comp: ar.comp}
+	}
+	for key, am := range a.pending {
+		bm, ok := b.pending[key]
+		out.pending[key] = am && bm && ok
+	}
+	for key := range b.pending {
+		if _, ok := a.pending[key]; !ok {
+			out.pending[key] = false
+		}
+	}
+	return out
+}
+
+// absentJoin joins a location's term with the path on which the location
+// has no term. An Alloc's location has none only before the Alloc ran, so
+// the other path does not matter; any other location's content is unknown
+// there.
+func absentJoin(l loc, t term) term {
+	if _, ok := l.base.(*ssa.Alloc); ok {
+		return t
+	}
+	t.rel = lexrel.Top(t.rel.K())
+	t.consts = [lexrel.MaxK]constSet{}
+	t.recv = true
+	return t
+}
+
+// resolve returns the term a ref names, and whether there is one.
+func (s *state) resolve(r ref) (term, bool) {
+	t, ok := s.terms[r.key]
+	return t, ok
+}
+
+// scalarRel is the relation of the integer r holds to component i of the
+// current tag, with the constants it may be.
+func (s *state) scalarRel(r ref) (lexrel.Rel, constSet, int) {
+	t, ok := s.resolve(r)
+	if !ok || r.comp < 0 {
+		return lexrel.Any, unknownConsts, -1
+	}
+	return t.rel.Component(int(r.comp)), t.consts[r.comp], int(r.comp)
+}
+
+// refine makes each term's relation on a component exact where both its
+// constants and the current tag's are known.
+func (s *state) refine(key termKey) {
+	t := s.terms[key]
+	changed := false
+	for i := range s.k {
+		if t.kind == scalarTerm && int(t.comp) != i {
+			continue
+		}
+		if t.consts[i].known && s.cur[i].known {
+			t.rel = t.rel.Restrict(i, constRel(t.consts[i], s.cur[i]))
+			changed = true
+		}
+	}
+	if changed {
+		s.terms[key] = t
+	}
+}
+
+func (s *state) refineAll() {
+	for key := range s.terms {
+		s.refine(key)
+	}
+}
+
+// assignCur sets component i of the current tag to the value of src, an
+// integer whose relation to the old component is rel and whose constants
+// are consts. Every term's relation to the tag follows: the new component
+// relates to the old as rel's inverse. If src is a component of a term,
+// that term's component is now equal to the tag's.
+func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK bool) {
+	oldToNew := rel.Inverse()
+	for key, t := range s.terms {
+		if t.kind == scalarTerm && int(t.comp) != i {
+			continue
+		}
+		t.rel = t.rel.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(r, oldToNew) })
+		s.terms[key] = t
+	}
+	s.last = s.last.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(rel, r) })
+	s.cur[i] = consts
+	if srcOK && int(src.comp) == i {
+		if t, ok := s.terms[src.key]; ok {
+			t.rel = t.rel.Assign(i, lexrel.EQ)
+			s.terms[src.key] = t
+		}
+	}
+	s.refineAll()
+}
+
+// composeRel is a∘b on single components: the relation of x to z from x a y
+// and y b z.
+func composeRel(a, b lexrel.Rel) lexrel.Rel {
+	x := lexrel.Of(a).Compose(lexrel.Of(b))
+	return x.Component(0)
+}

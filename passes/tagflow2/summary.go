@@ -1,0 +1,131 @@
+package tagflow2
+
+import (
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+	"golang.org/x/tools/go/ssa"
+)
+
+// An effect is what a call may do that matters to the tag: communicate,
+// write fields or variables. It is computed once per function of the
+// package, over the call graph, to a fixpoint (recursion included).
+type effect struct {
+	known  bool // the callee's body is in the package (or it is a standard library function)
+	std    bool // a standard library function: it keeps no message
+	comm   bool // it sends or receives, directly or through its callees
+	fields map[*types.Var]bool
+	vars   map[types.Object]bool
+}
+
+// writes reports whether the effect may write the synchronization variable.
+func (e effect) writes(sv *annotations.SyncVar) bool {
+	if len(sv.Fields) > 0 {
+		return e.fields[sv.Fields[len(sv.Fields)-1].Origin()]
+	}
+	return e.vars[sv.Root]
+}
+
+// summaries computes effects of the package's functions.
+type summaries struct {
+	ann   *annotations.Annotations
+	pkg   *ssa.Package
+	cache map[*ssa.Function]*effect
+}
+
+func newSummaries(ann *annotations.Annotations, pkg *ssa.Package) *summaries {
+	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect)}
+}
+
+// of is the effect of the call c.
+func (sm *summaries) of(c *ssa.CallCommon) effect {
+	f := c.StaticCallee()
+	if f == nil {
+		return effect{}
+	}
+	if f.Pkg != nil && isStd(f.Pkg.Pkg.Path()) {
+		return effect{known: true, std: true}
+	}
+	if f.Pkg != sm.pkg && f.Origin() == nil || len(f.Blocks) == 0 {
+		return effect{}
+	}
+	return *sm.function(f)
+}
+
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// function computes f's effect: what its own instructions do, joined with
+// its callees'. A cycle is solved by iteration: effects only grow.
+func (sm *summaries) function(f *ssa.Function) *effect {
+	if e, ok := sm.cache[f]; ok {
+		return e
+	}
+	e := &effect{known: true, fields: make(map[*types.Var]bool), vars: make(map[types.Object]bool)}
+	sm.cache[f] = e
+	for changed := true; changed; {
+		changed = false
+		before := len(e.fields) + len(e.vars)
+		comm := e.comm
+		sm.scan(f, e)
+		changed = len(e.fields)+len(e.vars) != before || comm != e.comm
+	}
+	return e
+}
+
+func (sm *summaries) scan(f *ssa.Function, e *effect) {
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Store:
+				switch a := in.Addr.(type) {
+				case *ssa.FieldAddr:
+					if fv := fieldOf(a); fv != nil {
+						e.fields[fv.Origin()] = true
+					}
+				case *ssa.Global:
+					e.vars[a.Object()] = true
+				}
+			case ssa.CallInstruction:
+				sm.scanCall(in.Common(), e)
+			}
+		}
+	}
+	for _, anon := range f.AnonFuncs {
+		sm.scan(anon, e)
+	}
+}
+
+func (sm *summaries) scanCall(c *ssa.CallCommon, e *effect) {
+	var fn *types.Func
+	if c.IsInvoke() {
+		fn = c.Method
+	} else if f := c.StaticCallee(); f != nil {
+		fn, _ = f.Object().(*types.Func)
+		if f.Pkg == sm.pkg && len(f.Blocks) > 0 {
+			ce := sm.function(f)
+			e.comm = e.comm || ce.comm
+			for k := range ce.fields {
+				e.fields[k] = true
+			}
+			for k := range ce.vars {
+				e.vars[k] = true
+			}
+		}
+	}
+	if fn != nil && sm.ann.CommOf(fn) != nil {
+		e.comm = true
+	}
+}
+
+// constInt64 is the integer value of a constant component of a mapping.
+func constInt64(c annotations.Component) (int64, bool) {
+	if c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(c.Value)
+}

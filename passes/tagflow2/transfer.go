@@ -1,0 +1,629 @@
+package tagflow2
+
+import (
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
+	"golang.org/x/tools/go/ssa"
+)
+
+// block runs b's instructions on a copy of in and returns the state at
+// its end.
+func (la *loopAnalysis) block(b *ssa.BasicBlock, in *state) *state {
+	if in == nil {
+		return nil
+	}
+	s := in.clone()
+	for _, instr := range b.Instrs {
+		la.instr(s, instr)
+	}
+	return s
+}
+
+// edge applies what taking the edge from → to tells: the branch taken, and
+// entering the tagged loop (a communication point for condition I: the tag
+// at the entry is what the first one is compared with).
+func (la *loopAnalysis) edge(from, to *ssa.BasicBlock, s *state) *state {
+	if s == nil {
+		return nil
+	}
+	if to == la.header && !la.region[from] {
+		s = s.clone()
+		s.last = equalSet(la.k)
+	}
+	if iff, ok := from.Instrs[len(from.Instrs)-1].(*ssa.If); ok && from.Succs[0] != from.Succs[1] {
+		s = la.branch(s, iff.Cond, from.Succs[0] == to)
+	}
+	return s
+}
+
+func equalSet(k int) lexrel.Set {
+	rels := make([]lexrel.Rel, k)
+	for i := range rels {
+		rels[i] = lexrel.EQ
+	}
+	return lexrel.Of(rels...)
+}
+
+func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
+	switch in := instr.(type) {
+	case *ssa.Alloc:
+		la.alloc(s, in)
+	case *ssa.Store:
+		la.store(s, in.Addr, in.Val, in)
+	case *ssa.UnOp:
+		if in.Op == token.MUL {
+			la.load(s, in)
+		}
+	case *ssa.FieldAddr:
+		la.fieldAddr(s, in)
+	case *ssa.Field:
+		la.field(s, in)
+	case *ssa.IndexAddr:
+		if r, ok := la.collectionRef(s, in.X); ok {
+			s.regs[in] = ref{key: r.key, comp: elemComp}
+		}
+	case *ssa.Index:
+		la.element(s, in, in.X)
+	case *ssa.Lookup:
+		if !in.CommaOk {
+			la.element(s, in, in.X)
+		}
+	case *ssa.Slice:
+		la.alias(s, in, in.X)
+	case *ssa.ChangeType:
+		la.alias(s, in, in.X)
+	case *ssa.Convert:
+		la.alias(s, in, in.X)
+	case *ssa.MakeInterface:
+		la.alias(s, in, in.X)
+	case *ssa.ChangeInterface:
+		la.alias(s, in, in.X)
+	case *ssa.TypeAssert:
+		la.alias(s, in, in.X)
+	case *ssa.Extract:
+		if in.Index == 0 {
+			la.alias(s, in, in.Tuple)
+		}
+	case *ssa.BinOp:
+		la.binop(s, in)
+	case *ssa.Phi:
+		la.phi(s, in)
+	case *ssa.MakeSlice:
+		la.newCollection(s, in)
+	case *ssa.MakeMap:
+		la.newCollection(s, in)
+	case *ssa.MapUpdate:
+		la.storeElement(s, in.Map, in.Value, in)
+	case *ssa.Call:
+		la.call(s, in.Common(), in)
+	case *ssa.Go:
+		la.handOver(s, in.Common(), in, "a goroutine")
+	case *ssa.Defer:
+		la.handOver(s, in.Common(), in, "a deferred call")
+	}
+}
+
+// msgOf is the tag mapping of messages of type t (or pointers to them).
+func (la *loopAnalysis) msgOf(t types.Type) *annotations.Msg { return la.ann.MsgOf(t) }
+
+// elemMsg is the mapping of the elements of t when t is a slice, array, map
+// or channel of messages (or a pointer to one of these).
+func (la *loopAnalysis) elemMsg(t types.Type) *annotations.Msg {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return la.msgOf(u.Elem())
+	case *types.Array:
+		return la.msgOf(u.Elem())
+	case *types.Map:
+		return la.msgOf(u.Elem())
+	}
+	return nil
+}
+
+// freshMessage is a message about which nothing is known but its constant
+// components.
+func (la *loopAnalysis) freshMessage(s *state, m *annotations.Msg, recv bool, at token.Pos) term {
+	t := term{kind: messageTerm, rel: lexrel.Top(la.k), msg: m, recv: recv, at: at}
+	if m != nil {
+		for i, c := range m.Components {
+			if i < la.k && c.Kind == annotations.Const && c.Value != nil {
+				if v, ok := constInt64(c); ok {
+					t.consts[i] = constsOf(v)
+					t.rel = t.rel.Restrict(i, constRel(t.consts[i], s.cur[i]))
+				}
+			}
+		}
+	}
+	return t
+}
+
+func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
+	elem := a.Type().Underlying().(*types.Pointer).Elem()
+	key := locKey(loc{base: a})
+	switch {
+	case la.msgOf(elem) != nil && !isPointer(elem):
+		la.rebind(s, key)
+		s.terms[key] = la.freshMessage(s, la.msgOf(elem), false, token.NoPos)
+	case la.elemMsg(elem) != nil:
+		la.rebind(s, key)
+		s.terms[key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(elem)}
+	}
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+func (la *loopAnalysis) newCollection(s *state, v ssa.Value) {
+	if m := la.elemMsg(v.Type()); m != nil {
+		s.terms[regKey(v)] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: m}
+		s.regs[v] = ref{key: regKey(v), comp: wholeComp}
+	}
+}
+
+// rebind gives each register that aliases the term under key a copy of
+// it under its own key: the location is about to be written, and the
+// registers hold what was read before.
+func (la *loopAnalysis) rebind(s *state, key termKey) {
+	t, ok := s.terms[key]
+	if !ok {
+		return
+	}
+	for v, r := range s.regs {
+		if r.key == key {
+			own := regKey(v)
+			s.terms[own] = t
+			s.regs[v] = ref{key: own, comp: r.comp}
+		}
+	}
+}
+
+// alias makes v hold what x holds.
+func (la *loopAnalysis) alias(s *state, v, x ssa.Value) {
+	if r, ok := s.regs[x]; ok {
+		s.regs[v] = r
+		return
+	}
+	// Slicing an array variable shares its elements.
+	if _, isAddr := x.Type().Underlying().(*types.Pointer); isAddr {
+		if r, ok := la.collectionRef(s, x); ok {
+			s.regs[v] = r
+			return
+		}
+	}
+	delete(s.regs, v)
+}
+
+// accessPath names the location addr is the address of, from a root that
+// is the same on every iteration: an Alloc, a Global, a Parameter or a
+// FreeVar, then fields (".i"), loads of pointers ("*") and elements
+// ("[]").
+func accessPath(addr ssa.Value) (loc, bool) {
+	var suffix []string
+	for {
+		switch a := addr.(type) {
+		case *ssa.Alloc, *ssa.Global, *ssa.Parameter, *ssa.FreeVar:
+			var b strings.Builder
+			for i := len(suffix) - 1; i >= 0; i-- {
+				b.WriteString(suffix[i])
+			}
+			return loc{base: a, path: b.String()}, true
+		case *ssa.FieldAddr:
+			suffix = append(suffix, "."+strconv.Itoa(a.Field))
+			addr = a.X
+		case *ssa.UnOp:
+			if a.Op != token.MUL {
+				return loc{}, false
+			}
+			suffix = append(suffix, "*")
+			addr = a.X
+		case *ssa.IndexAddr:
+			suffix = append(suffix, "[]")
+			addr = a.X
+		default:
+			return loc{}, false
+		}
+	}
+}
+
+// addrRef is what the address addr points to, as far as the tag is
+// concerned: a message or collection in a location, a component of a
+// message, or an element of a collection.
+func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
+	if r, ok := s.regs[addr]; ok {
+		return r, true
+	}
+	p, ok := addr.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return ref{}, false
+	}
+	elem := p.Elem()
+	m, coll := la.msgOf(elem), la.elemMsg(elem)
+	if (m == nil || isPointer(elem)) && coll == nil {
+		return ref{}, false
+	}
+	l, ok := accessPath(addr)
+	if !ok {
+		return ref{}, false
+	}
+	key := locKey(l)
+	if _, ok := s.terms[key]; !ok {
+		// A location not written in this function: its content is
+		// whatever the code before left there.
+		if coll != nil {
+			s.terms[key] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: coll, recv: true}
+		} else {
+			s.terms[key] = la.freshMessage(s, m, true, token.NoPos)
+		}
+	}
+	return ref{key: key, comp: wholeComp}, true
+}
+
+// collectionRef is the collection x is (a slice or map register) or
+// points to (an array's address).
+func (la *loopAnalysis) collectionRef(s *state, x ssa.Value) (ref, bool) {
+	if r, ok := s.regs[x]; ok && r.comp == wholeComp {
+		if t, ok := s.terms[r.key]; ok && t.kind == collectionTerm {
+			return r, true
+		}
+	}
+	if r, ok := la.addrRef(s, x); ok && r.comp == wholeComp {
+		if t, ok := s.terms[r.key]; ok && t.kind == collectionTerm {
+			return r, true
+		}
+	}
+	return ref{}, false
+}
+
+func (la *loopAnalysis) load(s *state, u *ssa.UnOp) {
+	if i, ok := la.syncIndex(u.X); ok {
+		t := term{kind: scalarTerm, comp: int8(i), rel: lexrel.Top(la.k).Restrict(i, lexrel.EQ)}
+		t.consts[i] = s.cur[i]
+		s.terms[regKey(u)] = t
+		s.regs[u] = ref{key: regKey(u), comp: int8(i)}
+		return
+	}
+	r, ok := la.addrRef(s, u.X)
+	if !ok {
+		delete(s.regs, u)
+		return
+	}
+	if r.comp == elemComp {
+		la.elementOf(s, u, r)
+		return
+	}
+	s.regs[u] = r
+}
+
+// element makes v an element of the collection x.
+func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
+	if r, ok := la.collectionRef(s, x); ok {
+		la.elementOf(s, v, r)
+		return
+	}
+	delete(s.regs, v)
+}
+
+// elementOf makes v a message related to the tag as every element of the
+// collection r is.
+func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
+	c := s.terms[r.key]
+	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, at: c.at}
+	t.consts = c.consts
+	s.terms[regKey(v)] = t
+	s.regs[v] = ref{key: regKey(v), comp: wholeComp}
+}
+
+func (la *loopAnalysis) fieldAddr(s *state, fa *ssa.FieldAddr) {
+	if _, ok := la.syncIndex(fa); ok {
+		return
+	}
+	if r, ok := la.messageComponent(s, fa); ok {
+		s.regs[fa] = r
+		return
+	}
+	if r, ok := la.addrRef(s, fa); ok {
+		s.regs[fa] = r
+		return
+	}
+	delete(s.regs, fa)
+}
+
+func (la *loopAnalysis) field(s *state, f *ssa.Field) {
+	if r, ok := la.messageComponent(s, f); ok {
+		s.regs[f] = r
+		return
+	}
+	delete(s.regs, f)
+}
+
+// messageComponent resolves a chain of field selections (addresses or
+// values) from a message to the tag component it reaches, or to the
+// message's data.
+func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
+	var path []int
+	x := v
+	for {
+		switch f := x.(type) {
+		case *ssa.FieldAddr:
+			path = append([]int{f.Field}, path...)
+			x = f.X
+		case *ssa.Field:
+			path = append([]int{f.Field}, path...)
+			x = f.X
+		default:
+			var base ref
+			if r, ok := s.regs[x]; ok {
+				base = r
+			} else if r, ok := la.addrRef(s, x); ok {
+				base = r
+			} else {
+				return ref{}, false
+			}
+			t, ok := s.terms[base.key]
+			if !ok || base.comp != wholeComp || t.kind != messageTerm {
+				return ref{}, false
+			}
+			return ref{key: base.key, comp: componentOf(t.msg, path)}, true
+		}
+	}
+}
+
+// componentOf is the tag component a field path of a message reaches, or
+// dataComp.
+func componentOf(m *annotations.Msg, path []int) int8 {
+	if m == nil {
+		return dataComp
+	}
+	for i, c := range m.Components {
+		if c.Kind == annotations.Field && equalInts(c.FieldIndex, path) {
+			return int8(i)
+		}
+	}
+	return dataComp
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (la *loopAnalysis) binop(s *state, b *ssa.BinOp) {
+	delete(s.regs, b)
+	if b.Op != token.ADD && b.Op != token.SUB {
+		return
+	}
+	x, c := b.X, b.Y
+	if _, ok := x.(*ssa.Const); ok && b.Op == token.ADD {
+		x, c = c, x
+	}
+	k, ok := c.(*ssa.Const)
+	if !ok {
+		return
+	}
+	d, ok := int64Const(k)
+	if !ok {
+		return
+	}
+	if b.Op == token.SUB {
+		d = -d
+	}
+	rel, consts, comp := s.scalarRel(s.regs[x])
+	if _, tracked := s.regs[x]; !tracked || comp < 0 {
+		return
+	}
+	t := term{kind: scalarTerm, comp: int8(comp), rel: lexrel.Top(la.k).Restrict(comp, shiftRel(rel, d))}
+	t.consts[comp] = consts.shift(d)
+	t.recv = s.terms[s.regs[x].key].recv
+	s.terms[regKey(b)] = t
+	s.regs[b] = ref{key: regKey(b), comp: int8(comp)}
+}
+
+// shiftRel is the relation of x+d to y given the relation r of x to y, over
+// the integers.
+func shiftRel(r lexrel.Rel, d int64) lexrel.Rel {
+	switch {
+	case d == 0:
+		return r
+	case d == 1:
+		return lexrel.Of(r).Increment(0).Component(0)
+	case d == -1:
+		return lexrel.Of(r).Decrement(0).Component(0)
+	case d > 0:
+		out := lexrel.Rel(0)
+		if r&lexrel.LT != 0 {
+			out |= lexrel.Any
+		}
+		if r&lexrel.GE != 0 {
+			out |= lexrel.GT
+		}
+		return out
+	default:
+		return shiftRel(r.Inverse(), -d).Inverse()
+	}
+}
+
+func (la *loopAnalysis) phi(s *state, p *ssa.Phi) {
+	var first ref
+	same := true
+	for i, e := range p.Edges {
+		r, ok := s.regs[e]
+		if !ok {
+			if _, isConst := e.(*ssa.Const); isConst {
+				continue
+			}
+			delete(s.regs, p)
+			return
+		}
+		if i == 0 || first == (ref{}) {
+			first = r
+		} else if r != first {
+			same = false
+		}
+	}
+	if first == (ref{}) {
+		delete(s.regs, p)
+		return
+	}
+	if same {
+		s.regs[p] = first
+		return
+	}
+	var t term
+	for i, e := range p.Edges {
+		r, ok := s.regs[e]
+		if !ok {
+			continue
+		}
+		if i == 0 {
+			t = s.terms[r.key]
+		} else {
+			t = t.join(s.terms[r.key])
+		}
+	}
+	s.terms[regKey(p)] = t
+	s.regs[p] = ref{key: regKey(p), comp: first.comp}
+}
+
+// scalar is what is known of the integer v: its relation to the component
+// comp of the current tag (comp < 0 when v is not related to one), and the
+// constants it may be.
+type scalar struct {
+	r      ref
+	ok     bool // r is a tracked term
+	rel    lexrel.Rel
+	consts constSet
+	comp   int
+	recv   bool
+}
+
+func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
+	if c, ok := v.(*ssa.Const); ok {
+		if x, ok := int64Const(c); ok {
+			return scalar{rel: lexrel.Any, consts: constsOf(x), comp: -1}
+		}
+		return scalar{rel: lexrel.Any, comp: -1}
+	}
+	r, ok := s.regs[v]
+	if !ok {
+		return scalar{rel: lexrel.Any, comp: -1}
+	}
+	t := s.terms[r.key]
+	rel, consts, comp := s.scalarRel(r)
+	if t.kind == scalarTerm {
+		comp = int(t.comp)
+		rel, consts = t.rel.Component(comp), t.consts[comp]
+	}
+	return scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv}
+}
+
+// relTo completes a scalar whose component is only known from the other
+// operand: a constant's relation to component i of the tag.
+func (sc scalar) relTo(s *state, i int) lexrel.Rel {
+	if sc.comp == i {
+		return sc.rel
+	}
+	return constRel(sc.consts, s.cur[i])
+}
+
+var tokenRel = map[token.Token]lexrel.Rel{
+	token.EQL: lexrel.EQ, token.NEQ: lexrel.NE,
+	token.LSS: lexrel.LT, token.LEQ: lexrel.LE,
+	token.GTR: lexrel.GT, token.GEQ: lexrel.GE,
+}
+
+// branch restricts s to the executions where cond is taken (true) or
+// not; nil when none is possible.
+func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
+	switch c := cond.(type) {
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			return la.branch(s, c.X, !taken)
+		}
+	case *ssa.BinOp:
+		op, ok := tokenRel[c.Op]
+		if !ok {
+			return s
+		}
+		if !taken {
+			op = lexrel.Any &^ op
+		}
+		return la.restrict(s, c.X, c.Y, op)
+	}
+	return s
+}
+
+// restrict restricts s to the executions where x op y.
+func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state {
+	xs, ys := la.scalarOf(s, x), la.scalarOf(s, y)
+	i := xs.comp
+	if i < 0 {
+		i = ys.comp
+	}
+	if xs.comp >= 0 && ys.comp >= 0 && xs.comp != ys.comp {
+		return s
+	}
+	xc, yc := xs.consts, ys.consts
+	if xc.known && yc.known {
+		xc = xc.filter(func(a int64) bool {
+			return ys.consts.filter(func(b int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
+		})
+		yc = yc.filter(func(b int64) bool {
+			return xs.consts.filter(func(a int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
+		})
+		if xc.n == 0 || yc.n == 0 {
+			return nil
+		}
+	}
+	if i < 0 {
+		return s
+	}
+	xr, yr := xs.relTo(s, i), ys.relTo(s, i)
+	nx := xr & composeRel(op, yr)
+	ny := yr & composeRel(op.Inverse(), xr)
+	if nx == 0 || ny == 0 {
+		return nil
+	}
+	s = s.clone()
+	for _, side := range []struct {
+		sc     scalar
+		rel    lexrel.Rel
+		consts constSet
+	}{{xs, nx, xc}, {ys, ny, yc}} {
+		if !side.sc.ok {
+			continue
+		}
+		t := s.terms[side.sc.r.key]
+		t.rel = t.rel.Restrict(i, side.rel)
+		if side.consts.known {
+			t.consts[i] = side.consts
+		}
+		if t.rel.IsEmpty() {
+			return nil
+		}
+		s.terms[side.sc.r.key] = t
+		// An integer equal to the tag's component tells the tag's
+		// constants too.
+		if side.rel == lexrel.EQ && side.consts.known && t.kind == scalarTerm {
+			s.cur[i] = side.consts
+		}
+	}
+	s.refineAll()
+	return s
+}

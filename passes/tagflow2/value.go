@@ -1,0 +1,197 @@
+package tagflow2
+
+import (
+	"go/constant"
+	"go/token"
+	"slices"
+
+	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxConsts bounds a constant set: a variable that may hold more constants
+// than this is unknown. Round enums have a handful of values.
+const maxConsts = 6
+
+// A constSet is the set of integer constants a value may be, or unknown.
+// It is comparable, so that states compare with ==.
+type constSet struct {
+	known bool
+	n     uint8
+	v     [maxConsts]int64
+}
+
+var unknownConsts = constSet{}
+
+func constsOf(vals ...int64) constSet {
+	c := constSet{known: true}
+	for _, x := range vals {
+		c = c.add(x)
+	}
+	return c
+}
+
+func (c constSet) values() []int64 { return c.v[:c.n] }
+
+func (c constSet) add(x int64) constSet {
+	if !c.known {
+		return c
+	}
+	if slices.Contains(c.values(), x) {
+		return c
+	}
+	if int(c.n) == maxConsts {
+		return unknownConsts
+	}
+	c.v[c.n] = x
+	c.n++
+	slices.Sort(c.v[:c.n])
+	return c
+}
+
+func (c constSet) union(d constSet) constSet {
+	if !c.known || !d.known {
+		return unknownConsts
+	}
+	for _, x := range d.values() {
+		c = c.add(x)
+	}
+	return c
+}
+
+// filter keeps the values x of c for which keep(x) holds.
+func (c constSet) filter(keep func(int64) bool) constSet {
+	if !c.known {
+		return c
+	}
+	out := constSet{known: true}
+	for _, x := range c.values() {
+		if keep(x) {
+			out = out.add(x)
+		}
+	}
+	return out
+}
+
+// shift adds d to every value.
+func (c constSet) shift(d int64) constSet {
+	if !c.known {
+		return c
+	}
+	out := constSet{known: true}
+	for _, x := range c.values() {
+		out = out.add(x + d)
+	}
+	return out
+}
+
+func cmpRel(a, b int64) lexrel.Rel {
+	switch {
+	case a < b:
+		return lexrel.LT
+	case a == b:
+		return lexrel.EQ
+	}
+	return lexrel.GT
+}
+
+// constRel is the relation of a value in c to one in d; Any when either is
+// unknown.
+func constRel(c, d constSet) lexrel.Rel {
+	if !c.known || !d.known {
+		return lexrel.Any
+	}
+	var r lexrel.Rel
+	for _, x := range c.values() {
+		for _, y := range d.values() {
+			r |= cmpRel(x, y)
+		}
+	}
+	return r
+}
+
+func int64Const(c *ssa.Const) (int64, bool) {
+	if c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(c.Value)
+}
+
+// A termKind says what a term is the value of.
+type termKind uint8
+
+const (
+	scalarTerm     termKind = iota + 1 // an integer compared as one tag component
+	messageTerm                        // a message: its tag is the mapped components
+	collectionTerm                     // a slice, array or map of messages: rel holds for every element
+)
+
+// A term is a value the analysis relates to the current tag: a message, a
+// collection of messages, or an integer that is (or is compared with) a
+// tag component. Terms are values: states copy them.
+type term struct {
+	kind termKind
+	// rel is the relation of the term's tag (of each element's, for a
+	// collection) to the current tag. For a scalar, only component comp
+	// means something. An empty rel is an empty collection, or an
+	// unreachable value.
+	rel lexrel.Set
+	// consts are the constants each component may be, where known.
+	consts [lexrel.MaxK]constSet
+	comp   int8             // scalarTerm: the component
+	msg    *annotations.Msg // messageTerm, collectionTerm
+	// recv marks a received message, a collection holding received
+	// messages, or an integer read from a received message's data.
+	recv bool
+	// at is where a received message was received (the receive call);
+	// findings of condition III and IV point back to it.
+	at token.Pos
+}
+
+func (t term) join(u term) term {
+	t.rel = t.rel.Union(u.rel)
+	for i := range t.consts {
+		t.consts[i] = t.consts[i].union(u.consts[i])
+	}
+	t.recv = t.recv || u.recv
+	if t.at == token.NoPos || (u.at != token.NoPos && u.at < t.at) {
+		t.at = u.at
+	}
+	if t.msg == nil {
+		t.msg = u.msg
+	}
+	return t
+}
+
+// A loc is a memory location: a base (an Alloc, a Global, or a Parameter
+// or FreeVar standing for the object it points to) and a path of field
+// indices (and "[]" for every element).
+type loc struct {
+	base ssa.Value
+	path string
+}
+
+// A termKey names a term: the register that made it, or the memory
+// location whose content it is.
+type termKey struct {
+	reg ssa.Value
+	loc loc
+}
+
+func regKey(v ssa.Value) termKey { return termKey{reg: v} }
+func locKey(l loc) termKey       { return termKey{loc: l} }
+
+// Components of a ref beyond the tag's.
+const (
+	wholeComp int8 = -1 // the whole message or collection
+	dataComp  int8 = -2 // a field of a message that is not part of its tag
+	elemComp  int8 = -3 // an element of a collection (an address only)
+)
+
+// A ref is what a register holds, as far as the tag is concerned: a term,
+// or one component of one.
+type ref struct {
+	key  termKey
+	comp int8
+}
