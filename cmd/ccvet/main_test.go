@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,5 +182,141 @@ func TestExamples(t *testing.T) {
 	}
 	if strings.Contains(stdout, "examples/zab") || strings.Contains(stdout, "examples/paxos") {
 		t.Errorf("findings on the correct protocols:\n%s", stdout)
+	}
+}
+
+// TestExamplesOnePerCondition checks what the golden file of TestExamples
+// says in words: examples/pitfalls gets exactly one violation from each
+// condition analyzer, and nothing that cannot be proven.
+func TestExamplesOnePerCondition(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, root, ccvet, "-json", "./examples/pitfalls")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	var findings []struct{ Analyzer, Message string }
+	if err := json.Unmarshal([]byte(stdout), &findings); err != nil {
+		t.Fatalf("-json: %v\n%s", err, stdout)
+	}
+	got := make(map[string]int)
+	for _, f := range findings {
+		got[f.Analyzer]++
+		if strings.HasPrefix(f.Message, "cannot prove") {
+			t.Errorf("cannot prove finding on examples/pitfalls: %s", f.Message)
+		}
+	}
+	want := map[string]int{"syncmono": 1, "syncsend": 1, "syncrecv": 1, "syncjump": 1}
+	if len(findings) != 4 || len(got) != 4 {
+		t.Fatalf("findings by analyzer %v, want %v", got, want)
+	}
+	for a, n := range want {
+		if got[a] != n {
+			t.Errorf("%s: %d findings, want %d", a, got[a], n)
+		}
+	}
+}
+
+// TestVerbose compares ccvet -v on examples/paxos (every condition proved)
+// and examples/pitfalls (one violated per loop) with the golden files
+// testdata/verbose-*.golden. Set CCVET_UPDATE=1 to rewrite them.
+func TestVerbose(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pkg  string
+		code int
+	}{{"paxos", 0}, {"pitfalls", 1}} {
+		t.Run(tc.pkg, func(t *testing.T) {
+			stdout, stderr, code := run(t, root, ccvet, "-v", "./examples/"+tc.pkg)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			golden := filepath.Join("testdata", "verbose-"+tc.pkg+".golden")
+			if os.Getenv("CCVET_UPDATE") != "" {
+				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stdout != string(want) {
+				t.Errorf("ccvet -v ./examples/%s printed:\n%s\nwant (%s):\n%s", tc.pkg, stdout, golden, want)
+			}
+		})
+	}
+}
+
+// TestVerboseJSON checks the -json form of -v on examples/pitfalls: an
+// object whose findings field is the array -json prints alone, with the
+// loops and the total beside it.
+func TestVerboseJSON(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _, _ := run(t, root, ccvet, "-json", "./examples/pitfalls")
+	stdout, stderr, code := run(t, root, ccvet, "-json", "-v", "./examples/pitfalls")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	var out struct {
+		Findings json.RawMessage
+		Loops    []struct {
+			Posn, Func, Tag                 string
+			Rounds, Mailboxes, MessageTypes []string
+			Sends, Receptions               int
+			Complete                        bool
+			Conditions                      []struct {
+				Condition, Analyzer, Verdict string
+				Violations, Unproven         int
+			}
+		}
+		Total struct {
+			Loops, Rounds, Sends, Receptions, Violations, Unproven, DirectiveFindings int
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("-json -v: %v\n%s", err, stdout)
+	}
+	var a, b any
+	if err := json.Unmarshal(out.Findings, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(plain), &b); err != nil {
+		t.Fatal(err)
+	}
+	if fa, fb := fmt.Sprint(a), fmt.Sprint(b); fa != fb {
+		t.Errorf("findings under -v differ from -json alone:\n%s\n%s", fa, fb)
+	}
+	wantFuncs := []string{"(*Process).Retry", "(*Process).Join", "(*Process).Lead", "(*Process).Follow"}
+	if len(out.Loops) != len(wantFuncs) {
+		t.Fatalf("%d loops, want %d:\n%s", len(out.Loops), len(wantFuncs), stdout)
+	}
+	for i, l := range out.Loops {
+		if l.Func != wantFuncs[i] || l.Tag != "p.ballot,p.step" || !l.Complete || fmt.Sprint(l.MessageTypes) != "[Message]" || len(l.Conditions) != 4 {
+			t.Errorf("loop %d: %+v", i, l)
+			continue
+		}
+		// Loop i violates condition i+1 and proves the others.
+		for c, cv := range l.Conditions {
+			want := "proved"
+			if c == i {
+				want = "violated"
+			}
+			if cv.Verdict != want || cv.Unproven != 0 {
+				t.Errorf("%s: condition %s (%s): %s, %d cannot prove; want %s", l.Func, cv.Condition, cv.Analyzer, cv.Verdict, cv.Unproven, want)
+			}
+		}
+	}
+	tot := out.Total
+	if tot.Loops != 4 || tot.Rounds != 9 || tot.Sends != 5 || tot.Receptions != 4 || tot.Violations != 4 || tot.Unproven != 0 || tot.DirectiveFindings != 0 {
+		t.Errorf("total %+v", tot)
 	}
 }
