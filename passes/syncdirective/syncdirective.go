@@ -12,6 +12,7 @@ import (
 	"github.com/ccvet/ccvet/passes/syncmono"
 	"github.com/ccvet/ccvet/passes/syncrecv"
 	"github.com/ccvet/ccvet/passes/syncsend"
+	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -41,7 +42,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "syncdirective",
 	Doc:        doc,
 	URL:        annotations.DocsURL + "#syncdirective",
-	Requires:   []*analysis.Analyzer{annotations.Analyzer, syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer},
+	Requires:   []*analysis.Analyzer{annotations.Analyzer, tagflow.Analyzer, syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeFor[*report.Used](),
 }
@@ -56,6 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		rep.Report(d)
 	}
+	uncheckedLoops(rep, pass.ResultOf[tagflow.Analyzer].(*tagflow.Result))
 	used := []*report.Used{rep.Used()}
 	for _, a := range []*analysis.Analyzer{syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer} {
 		used = append(used, pass.ResultOf[a].(*report.Used))
@@ -76,6 +78,27 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return rep.Used(), nil
+}
+
+// uncheckedLoops reports each tagged loop in which the dataflow found no
+// message type sent or received: the four conditions are about messages,
+// so such a loop is checked for nothing, and its silence would read as a
+// proof. A loop whose analysis stopped early is left to its "cannot
+// prove" findings.
+func uncheckedLoops(rep *report.Reporter, res *tagflow.Result) {
+	for _, l := range res.Loops {
+		if !l.Stats.Complete || len(l.Stats.MsgTypes) > 0 {
+			continue
+		}
+		d := l.Ann.Directive
+		rep.Report(analysis.Diagnostic{
+			Pos: d.Pos(),
+			End: d.Comment.End(),
+			Message: "the loop tagged " + l.Ann.TagString() + " sends and receives no //sync:msg type: nothing is checked; " +
+				"annotate the message types with //sync:msg (and the functions that send or receive them with //sync:send and //sync:recv)",
+			Related: []analysis.RelatedInformation{{Pos: l.Ann.Pos(), Message: "the loop"}},
+		})
+	}
 }
 
 // removeComment returns the fix that deletes the //sync:ignore comment c:
