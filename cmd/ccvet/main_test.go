@@ -7,9 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ccvet/ccvet/analyzer"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
 	"github.com/ccvet/ccvet/internal/testenv"
 )
 
@@ -141,17 +144,90 @@ func TestStandaloneErrors(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	stdout, _, code := run(t, ".", ccvet, "help")
-	for _, name := range []string{"syncdirective", "syncmono", "syncsend", "syncrecv", "syncjump"} {
-		if !strings.Contains(stdout, name) {
-			t.Errorf("help does not list %s:\n%s", name, stdout)
+	want := `ccvet analyzers (run 'ccvet help NAME' for details):
+
+  syncdirective  report malformed //sync: annotations
+  syncmono       check that the synchronization tag never decreases (condition I)
+  syncsend       check that every message sent carries the tag of the round it is sent in (condition II)
+  syncrecv       check that a received message is stored only if it is from the current or a later round (condition III)
+  syncjump       check that a process that stored a message from a future round jumps to it first (condition IV)
+  synclex        advisory: report filters that compare a round without its phase (non-lexicographic tag comparisons)
+`
+	if code != 0 || stdout != want {
+		t.Errorf("help: exit %d\n%s\nwant\n%s", code, stdout, want)
+	}
+}
+
+// TestHelpName checks that ccvet help NAME prints the analyzer's whole
+// section of its doc.go, read here from the file, and its URL; and that it
+// gives the rules rather than sending the reader to the README.
+func TestHelpName(t *testing.T) {
+	for _, a := range append(slices.Clip(analyzer.Suite), analyzer.Advisory...) {
+		src, err := os.ReadFile(filepath.Join("..", "..", "passes", a.Name, "doc.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := analysisdoc.Extract(string(src), a.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := run(t, ".", ccvet, "help", a.Name)
+		want := a.Name + ": " + doc + "\n\n" + a.URL + "\n"
+		if code != 0 || stdout != want {
+			t.Errorf("help %s: exit %d, stderr %q\n%s\nwant\n%s", a.Name, code, stderr, stdout, want)
+		}
+		if strings.Count(stdout, "README") != strings.Count(a.URL, "README") {
+			t.Errorf("help %s mentions the README besides its URL:\n%s", a.Name, stdout)
 		}
 	}
-	if code != 0 {
-		t.Errorf("help: exit %d", code)
+	// Lines each condition's help must have: its rules, not a pointer.
+	for name, lines := range map[string][]string{
+		"syncmono":      {"Where the tag is compared. Only at communication points: sends,"},
+		"syncsend":      {"What is a send. Channel sends (ch <- m, select cases), calls of"},
+		"syncrecv":      {"The mailbox is inferred, not annotated: the variables a reception writes"},
+		"syncjump":      {"Where the jump is checked. At the next send or receive after the"},
+		"syncdirective": {"A tagged loop in which the analysis finds no //sync:msg type sent or"},
+	} {
+		stdout, _, _ := run(t, ".", ccvet, "help", name)
+		for _, l := range lines {
+			if !slices.Contains(strings.Split(stdout, "\n"), l) {
+				t.Errorf("help %s lacks the line %q:\n%s", name, l, stdout)
+			}
+		}
 	}
-	stdout, _, code = run(t, ".", ccvet, "help", "syncrecv")
-	if code != 0 || !strings.Contains(stdout, "condition III") || !strings.Contains(stdout, "#syncrecv") {
-		t.Errorf("help syncrecv: exit %d\n%s", code, stdout)
+}
+
+// TestUsage checks that ccvet -h lists every form of the command and the
+// flags, -v included.
+func TestUsage(t *testing.T) {
+	_, stderr, code := run(t, ".", ccvet, "-h")
+	if code != 0 {
+		t.Fatalf("-h: exit %d", code)
+	}
+	lines := strings.Split(stderr, "\n")
+	for _, l := range []string{
+		"  ccvet [flags] [packages]                   analyse packages (default ./...); flags below",
+		"  ccvet help [analyzer]                      list the analyzers, or print one's rules in full",
+		"  ccvet makeho [-o dir] [-check] [packages]  generate the round-based model of each proved loop (ccvet makeho -h)",
+		"  ccvet lsp [flags]                          run a language server for editors (ccvet lsp -h)",
+		"  go vet -vettool=$(which ccvet) [packages]  run ccvet inside go vet (the same analyzer flags)",
+		"Exit status: 0 no findings, 1 findings, 2 errors.",
+		"  -json",
+		"  -sarif",
+		"  -tags string",
+		"  -test",
+		"  -v\talso print, per tagged loop, what was checked and the verdict of each condition, then a total;",
+		"  -version",
+		"  -syncdirective",
+		"  -syncmono",
+		"  -syncsend",
+		"  -syncrecv",
+		"  -syncjump",
+		"  -synclex",
+	} {
+		if !slices.Contains(lines, l) {
+			t.Errorf("ccvet -h lacks the line %q:\n%s", l, stderr)
+		}
 	}
 }
 

@@ -2,11 +2,13 @@ package syncdirective
 
 import (
 	"bytes"
+	_ "embed"
 	"go/ast"
 	"reflect"
 	"strings"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/passes/syncjump"
 	"github.com/ccvet/ccvet/passes/syncmono"
@@ -16,22 +18,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-const doc = `report malformed //sync: annotations
+//go:embed doc.go
+var docSource string
 
-syncdirective reports each //sync:tag, //sync:msg, //sync:send,
-//sync:recv, //sync:ignore, //sync:peers or //sync:inbox directive that
-it cannot read or resolve (an unknown name, a non-variable or
-non-integer synchronization variable, an unknown field, a directive
-attached to nothing, a nested tag that does not extend its parent, a
-//sync:msg arity that does not match the loop that uses the message, a
-peer table or inbox whose type reaches no channel of the right
-direction or whose envelope fields do not fit), and each //sync:ignore
-that suppresses nothing.
-
-Where the repair is certain it suggests a fix: "// sync:tag" and
-"//sync: tag" become "//sync:tag", a name within two edits of exactly
-one directive name (//sync:tags, //sync:mgs) becomes that name, and an
-unused //sync:ignore is deleted.`
+// doc is the analyzer's section of the package comment of doc.go.
+var doc = analysisdoc.MustExtract(docSource, "syncdirective")
 
 // Analyzer reports malformed and unresolvable //sync: directives, and
 // //sync:ignore directives that match no diagnostic.
