@@ -396,3 +396,84 @@ func TestVerboseJSON(t *testing.T) {
 		t.Errorf("total %+v", tot)
 	}
 }
+
+// verdictsGo has a loop whose violation of condition II is suppressed, and
+// a loop that exchanges no message.
+const verdictsGo = `package p
+
+type Step int
+
+const (
+	Prepare Step = iota
+	Ack
+)
+
+//sync:msg Ballot,Step
+type Msg struct {
+	Ballot int
+	Step   Step
+}
+
+type Proc struct {
+	ballot int
+	step   Step
+	out    chan Msg
+	ticks  chan int
+}
+
+func (p *Proc) Suppressed() {
+	//sync:tag p.ballot,p.step
+	for {
+		old := p.ballot
+		p.ballot++
+		p.step = Prepare
+		//sync:ignore syncsend the old ballot is wanted here, for the example
+		p.out <- Msg{Ballot: old, Step: p.step}
+	}
+}
+
+func (p *Proc) Silent() {
+	//sync:tag p.ballot,p.step
+	for range p.ticks {
+		p.ballot++
+		p.step = Prepare
+	}
+}
+`
+
+// TestVerboseVerdicts checks the verdicts -v gives besides proved and
+// violated: a condition whose only finding is suppressed, a loop with no
+// message type (nothing checked, and reported by syncdirective), and a
+// condition whose analyzer is not selected.
+func TestVerboseVerdicts(t *testing.T) {
+	dir := testenv.TempModule(t, "example.com/v", map[string]string{"p/p.go": verdictsGo})
+	stdout, stderr, code := run(t, dir, ccvet, "-v", "-syncmono=false", "./...")
+	want := `p/p.go:35:2: the loop tagged p.ballot,p.step sends and receives no //sync:msg type: nothing is checked; annotate the message types with //sync:msg (and the functions that send or receive them with //sync:send and //sync:recv) (syncdirective)
+	p/p.go:36:2: the loop
+
+p/p.go:25:2: loop tagged p.ballot,p.step in (*Proc).Suppressed
+	rounds: 1 (Prepare)
+	sends: 1, receptions: 0, mailboxes: 0
+	message types: Msg
+	condition I   (syncmono)  not run
+	condition II  (syncsend)  suppressed
+	condition III (syncrecv)  proved
+	condition IV  (syncjump)  proved
+p/p.go:36:2: loop tagged p.ballot,p.step in (*Proc).Silent
+	rounds: 0
+	sends: 0, receptions: 0, mailboxes: 0
+	message types: none: nothing is checked (annotate the message types with //sync:msg)
+	condition I   (syncmono)  not run
+	condition II  (syncsend)  nothing checked
+	condition III (syncrecv)  nothing checked
+	condition IV  (syncjump)  nothing checked
+2 tagged loops, 1 round, 1 send, 0 receptions checked: 0 violations, 0 cannot prove; 1 annotation finding
+`
+	if code != 1 || stdout != want {
+		t.Errorf("ccvet -v: exit %d, stderr:\n%s\nstdout:\n%s\nwant exit 1 and\n%s", code, stderr, stdout, want)
+	}
+	_, stderr, code = run(t, dir, ccvet, "-v", "-sarif", "./...")
+	if code != 2 || stderr != "ccvet: -v has no SARIF form: use it with the text or -json output\n" {
+		t.Errorf("-v -sarif: exit %d, stderr %q", code, stderr)
+	}
+}
