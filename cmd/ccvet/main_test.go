@@ -2,13 +2,17 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ccvet/ccvet/analyzer"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
 	"github.com/ccvet/ccvet/internal/testenv"
 )
 
@@ -140,17 +144,90 @@ func TestStandaloneErrors(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	stdout, _, code := run(t, ".", ccvet, "help")
-	for _, name := range []string{"syncdirective", "syncmono", "syncsend", "syncrecv", "syncjump"} {
-		if !strings.Contains(stdout, name) {
-			t.Errorf("help does not list %s:\n%s", name, stdout)
+	want := `ccvet analyzers (run 'ccvet help NAME' for details):
+
+  syncdirective  report malformed //sync: annotations
+  syncmono       check that the synchronization tag never decreases (condition I)
+  syncsend       check that every message sent carries the tag of the round it is sent in (condition II)
+  syncrecv       check that a received message is stored only if it is from the current or a later round (condition III)
+  syncjump       check that a process that stored a message from a future round jumps to it first (condition IV)
+  synclex        advisory: report filters that compare a round without its phase (non-lexicographic tag comparisons)
+`
+	if code != 0 || stdout != want {
+		t.Errorf("help: exit %d\n%s\nwant\n%s", code, stdout, want)
+	}
+}
+
+// TestHelpName checks that ccvet help NAME prints the analyzer's whole
+// section of its doc.go, read here from the file, and its URL; and that it
+// gives the rules rather than sending the reader to the README.
+func TestHelpName(t *testing.T) {
+	for _, a := range append(slices.Clip(analyzer.Suite), analyzer.Advisory...) {
+		src, err := os.ReadFile(filepath.Join("..", "..", "passes", a.Name, "doc.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := analysisdoc.Extract(string(src), a.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := run(t, ".", ccvet, "help", a.Name)
+		want := a.Name + ": " + doc + "\n\n" + a.URL + "\n"
+		if code != 0 || stdout != want {
+			t.Errorf("help %s: exit %d, stderr %q\n%s\nwant\n%s", a.Name, code, stderr, stdout, want)
+		}
+		if strings.Count(stdout, "README") != strings.Count(a.URL, "README") {
+			t.Errorf("help %s mentions the README besides its URL:\n%s", a.Name, stdout)
 		}
 	}
-	if code != 0 {
-		t.Errorf("help: exit %d", code)
+	// Lines each condition's help must have: its rules, not a pointer.
+	for name, lines := range map[string][]string{
+		"syncmono":      {"Where the tag is compared. Only at communication points: sends,"},
+		"syncsend":      {"What is a send. Channel sends (ch <- m, select cases), calls of"},
+		"syncrecv":      {"The mailbox is inferred, not annotated: the variables a reception writes"},
+		"syncjump":      {"Where the jump is checked. At the next send or receive after the"},
+		"syncdirective": {"A tagged loop in which the analysis finds no //sync:msg type sent or"},
+	} {
+		stdout, _, _ := run(t, ".", ccvet, "help", name)
+		for _, l := range lines {
+			if !slices.Contains(strings.Split(stdout, "\n"), l) {
+				t.Errorf("help %s lacks the line %q:\n%s", name, l, stdout)
+			}
+		}
 	}
-	stdout, _, code = run(t, ".", ccvet, "help", "syncrecv")
-	if code != 0 || !strings.Contains(stdout, "condition III") || !strings.Contains(stdout, "#syncrecv") {
-		t.Errorf("help syncrecv: exit %d\n%s", code, stdout)
+}
+
+// TestUsage checks that ccvet -h lists every form of the command and the
+// flags, -v included.
+func TestUsage(t *testing.T) {
+	_, stderr, code := run(t, ".", ccvet, "-h")
+	if code != 0 {
+		t.Fatalf("-h: exit %d", code)
+	}
+	lines := strings.Split(stderr, "\n")
+	for _, l := range []string{
+		"  ccvet [flags] [packages]                   analyse packages (default ./...); flags below",
+		"  ccvet help [analyzer]                      list the analyzers, or print one's rules in full",
+		"  ccvet makeho [-o dir] [-check] [packages]  generate the round-based model of each proved loop (ccvet makeho -h)",
+		"  ccvet lsp [flags]                          run a language server for editors (ccvet lsp -h)",
+		"  go vet -vettool=$(which ccvet) [packages]  run ccvet inside go vet (the same analyzer flags)",
+		"Exit status: 0 no findings, 1 findings, 2 errors.",
+		"  -json",
+		"  -sarif",
+		"  -tags string",
+		"  -test",
+		"  -v\talso print, per tagged loop, what was checked and the verdict of each condition, then a total;",
+		"  -version",
+		"  -syncdirective",
+		"  -syncmono",
+		"  -syncsend",
+		"  -syncrecv",
+		"  -syncjump",
+		"  -synclex",
+	} {
+		if !slices.Contains(lines, l) {
+			t.Errorf("ccvet -h lacks the line %q:\n%s", l, stderr)
+		}
 	}
 }
 
@@ -181,5 +258,222 @@ func TestExamples(t *testing.T) {
 	}
 	if strings.Contains(stdout, "examples/zab") || strings.Contains(stdout, "examples/paxos") {
 		t.Errorf("findings on the correct protocols:\n%s", stdout)
+	}
+}
+
+// TestExamplesOnePerCondition checks what the golden file of TestExamples
+// says in words: examples/pitfalls gets exactly one violation from each
+// condition analyzer, and nothing that cannot be proven.
+func TestExamplesOnePerCondition(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, root, ccvet, "-json", "./examples/pitfalls")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	var findings []struct{ Analyzer, Message string }
+	if err := json.Unmarshal([]byte(stdout), &findings); err != nil {
+		t.Fatalf("-json: %v\n%s", err, stdout)
+	}
+	got := make(map[string]int)
+	for _, f := range findings {
+		got[f.Analyzer]++
+		if strings.HasPrefix(f.Message, "cannot prove") {
+			t.Errorf("cannot prove finding on examples/pitfalls: %s", f.Message)
+		}
+	}
+	want := map[string]int{"syncmono": 1, "syncsend": 1, "syncrecv": 1, "syncjump": 1}
+	if len(findings) != 4 || len(got) != 4 {
+		t.Fatalf("findings by analyzer %v, want %v", got, want)
+	}
+	for a, n := range want {
+		if got[a] != n {
+			t.Errorf("%s: %d findings, want %d", a, got[a], n)
+		}
+	}
+}
+
+// TestVerbose compares ccvet -v on examples/paxos (every condition proved)
+// and examples/pitfalls (one violated per loop) with the golden files
+// testdata/verbose-*.golden. Set CCVET_UPDATE=1 to rewrite them.
+func TestVerbose(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pkg  string
+		code int
+	}{{"paxos", 0}, {"pitfalls", 1}} {
+		t.Run(tc.pkg, func(t *testing.T) {
+			stdout, stderr, code := run(t, root, ccvet, "-v", "./examples/"+tc.pkg)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			golden := filepath.Join("testdata", "verbose-"+tc.pkg+".golden")
+			if os.Getenv("CCVET_UPDATE") != "" {
+				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stdout != string(want) {
+				t.Errorf("ccvet -v ./examples/%s printed:\n%s\nwant (%s):\n%s", tc.pkg, stdout, golden, want)
+			}
+		})
+	}
+}
+
+// TestVerboseJSON checks the -json form of -v on examples/pitfalls: an
+// object whose findings field is the array -json prints alone, with the
+// loops and the total beside it.
+func TestVerboseJSON(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _, _ := run(t, root, ccvet, "-json", "./examples/pitfalls")
+	stdout, stderr, code := run(t, root, ccvet, "-json", "-v", "./examples/pitfalls")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	var out struct {
+		Findings json.RawMessage
+		Loops    []struct {
+			Posn, Func, Tag                 string
+			Rounds, Mailboxes, MessageTypes []string
+			Sends, Receptions               int
+			Complete                        bool
+			Conditions                      []struct {
+				Condition, Analyzer, Verdict string
+				Violations, Unproven         int
+			}
+		}
+		Total struct {
+			Loops, Rounds, Sends, Receptions, Violations, Unproven, DirectiveFindings int
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("-json -v: %v\n%s", err, stdout)
+	}
+	var a, b any
+	if err := json.Unmarshal(out.Findings, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(plain), &b); err != nil {
+		t.Fatal(err)
+	}
+	if fa, fb := fmt.Sprint(a), fmt.Sprint(b); fa != fb {
+		t.Errorf("findings under -v differ from -json alone:\n%s\n%s", fa, fb)
+	}
+	wantFuncs := []string{"(*Process).Retry", "(*Process).Join", "(*Process).Lead", "(*Process).Follow"}
+	if len(out.Loops) != len(wantFuncs) {
+		t.Fatalf("%d loops, want %d:\n%s", len(out.Loops), len(wantFuncs), stdout)
+	}
+	for i, l := range out.Loops {
+		if l.Func != wantFuncs[i] || l.Tag != "p.ballot,p.step" || !l.Complete || fmt.Sprint(l.MessageTypes) != "[Message]" || len(l.Conditions) != 4 {
+			t.Errorf("loop %d: %+v", i, l)
+			continue
+		}
+		// Loop i violates condition i+1 and proves the others.
+		for c, cv := range l.Conditions {
+			want := "proved"
+			if c == i {
+				want = "violated"
+			}
+			if cv.Verdict != want || cv.Unproven != 0 {
+				t.Errorf("%s: condition %s (%s): %s, %d cannot prove; want %s", l.Func, cv.Condition, cv.Analyzer, cv.Verdict, cv.Unproven, want)
+			}
+		}
+	}
+	tot := out.Total
+	if tot.Loops != 4 || tot.Rounds != 9 || tot.Sends != 5 || tot.Receptions != 4 || tot.Violations != 4 || tot.Unproven != 0 || tot.DirectiveFindings != 0 {
+		t.Errorf("total %+v", tot)
+	}
+}
+
+// verdictsGo has a loop whose violation of condition II is suppressed, and
+// a loop that exchanges no message.
+const verdictsGo = `package p
+
+type Step int
+
+const (
+	Prepare Step = iota
+	Ack
+)
+
+//sync:msg Ballot,Step
+type Msg struct {
+	Ballot int
+	Step   Step
+}
+
+type Proc struct {
+	ballot int
+	step   Step
+	out    chan Msg
+	ticks  chan int
+}
+
+func (p *Proc) Suppressed() {
+	//sync:tag p.ballot,p.step
+	for {
+		old := p.ballot
+		p.ballot++
+		p.step = Prepare
+		//sync:ignore syncsend the old ballot is wanted here, for the example
+		p.out <- Msg{Ballot: old, Step: p.step}
+	}
+}
+
+func (p *Proc) Silent() {
+	//sync:tag p.ballot,p.step
+	for range p.ticks {
+		p.ballot++
+		p.step = Prepare
+	}
+}
+`
+
+// TestVerboseVerdicts checks the verdicts -v gives besides proved and
+// violated: a condition whose only finding is suppressed, a loop with no
+// message type (nothing checked, and reported by syncdirective), and a
+// condition whose analyzer is not selected.
+func TestVerboseVerdicts(t *testing.T) {
+	dir := testenv.TempModule(t, "example.com/v", map[string]string{"p/p.go": verdictsGo})
+	stdout, stderr, code := run(t, dir, ccvet, "-v", "-syncmono=false", "./...")
+	want := `p/p.go:35:2: the loop tagged p.ballot,p.step sends and receives no //sync:msg type: nothing is checked; annotate the message types with //sync:msg (and the functions that send or receive them with //sync:send and //sync:recv) (syncdirective)
+	p/p.go:36:2: the loop
+
+p/p.go:25:2: loop tagged p.ballot,p.step in (*Proc).Suppressed
+	rounds: 1 (Prepare)
+	sends: 1, receptions: 0, mailboxes: 0
+	message types: Msg
+	condition I   (syncmono)  not run
+	condition II  (syncsend)  suppressed
+	condition III (syncrecv)  proved
+	condition IV  (syncjump)  proved
+p/p.go:36:2: loop tagged p.ballot,p.step in (*Proc).Silent
+	rounds: 0
+	sends: 0, receptions: 0, mailboxes: 0
+	message types: none: nothing is checked (annotate the message types with //sync:msg)
+	condition I   (syncmono)  not run
+	condition II  (syncsend)  nothing checked
+	condition III (syncrecv)  nothing checked
+	condition IV  (syncjump)  nothing checked
+2 tagged loops, 1 round, 1 send, 0 receptions checked: 0 violations, 0 cannot prove; 1 annotation finding
+`
+	if code != 1 || stdout != want {
+		t.Errorf("ccvet -v: exit %d, stderr:\n%s\nstdout:\n%s\nwant exit 1 and\n%s", code, stderr, stdout, want)
+	}
+	_, stderr, code = run(t, dir, ccvet, "-v", "-sarif", "./...")
+	if code != 2 || stderr != "ccvet: -v has no SARIF form: use it with the text or -json output\n" {
+		t.Errorf("-v -sarif: exit %d, stderr %q", code, stderr)
 	}
 }

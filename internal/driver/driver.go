@@ -25,6 +25,7 @@ import (
 	"github.com/ccvet/ccvet/internal/load"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/selection"
+	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 )
@@ -52,19 +53,20 @@ func MainAdvisory(suite, advisory []*analysis.Analyzer, args []string, stdout, s
 	tests := fs.Bool("test", true, "also analyse test files")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	version := fs.Bool("version", false, "print the version and exit")
+	verbose := fs.Bool("v", false, "also print, per tagged loop, what was checked and the verdict of each condition, then a total;\nwith -json, print {\"findings\": [...], \"loops\": [...], \"total\": {...}} instead of the array")
 	selected := selection.Register(fs, suite, advisory)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `ccvet checks that annotated protocol loops are communication-closed.
 
 Usage:
-  ccvet [flags] [packages]     analyse packages (default ./...)
-  ccvet help [analyzer]        describe the analyzers
-  ccvet lsp                    run a language server for editors (see ccvet lsp -h)
-  go vet -vettool=$(which ccvet) [packages]
-
+`)
+		for _, c := range Commands {
+			fmt.Fprintf(stderr, "  %-42s %s\n", c[0], c[1])
+		}
+		fmt.Fprintf(stderr, `
 Exit status: 0 no findings, 1 findings, 2 errors.
 
-Flags:
+Flags of ccvet [flags] [packages]:
 `)
 		fs.PrintDefaults()
 	}
@@ -85,13 +87,17 @@ Flags:
 		fmt.Fprintln(stderr, "ccvet: -json and -sarif are mutually exclusive: choose one output format")
 		return ExitError
 	}
+	if *verbose && *sarifOut {
+		fmt.Fprintln(stderr, "ccvet: -v has no SARIF form: use it with the text or -json output")
+		return ExitError
+	}
 	analyzers := selected.Selected()
 	patterns := fs.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
 
-	res, err := Analyze(Options{Analyzers: analyzers, Patterns: patterns, Tests: *tests, Tags: *tags})
+	res, err := Analyze(Options{Analyzers: analyzers, Patterns: patterns, Tests: *tests, Tags: *tags, Summary: *verbose})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccvet: %v\n", err)
 		return ExitError
@@ -119,7 +125,13 @@ Flags:
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(findings); err != nil {
+		var out any = findings
+		if *verbose {
+			// An object, so that the findings array keeps its shape
+			// under a name of its own.
+			out = verboseJSON{Findings: findings, Loops: nonNilLoops(res.Loops), Total: total(res.Loops, directiveCount(findings))}
+		}
+		if err := enc.Encode(out); err != nil {
 			fmt.Fprintf(stderr, "ccvet: %v\n", err)
 			return ExitError
 		}
@@ -130,11 +142,31 @@ Flags:
 				fmt.Fprintf(stdout, "\t%s: %s\n", r.Posn, r.Message)
 			}
 		}
+		if *verbose {
+			if len(findings) > 0 {
+				fmt.Fprintln(stdout)
+			}
+			writeSummary(stdout, res.Loops, total(res.Loops, directiveCount(findings)))
+		}
 	}
 	if exit == ExitClean && len(findings) > 0 {
 		exit = ExitFindings
 	}
 	return exit
+}
+
+// Commands are the forms of the ccvet command that ccvet -h lists, with
+// what each does. cmd/ccvet dispatches the subcommands before the driver
+// sees its arguments; a new subcommand gets its line here.
+var Commands = [][2]string{
+	{"ccvet [flags] [packages]", "analyse packages (default ./...); flags below"},
+	{"ccvet help [analyzer]", "list the analyzers, or print one's rules in full"},
+	{"ccvet makeho [-o dir] [-check] [packages]", "generate the round-based model of each proved loop (ccvet makeho -h)"},
+	{"ccvet lsp [flags]", "run a language server for editors (ccvet lsp -h)"},
+	// EXPLORE SLOT, filled at merge: when cmd/ccvet dispatches "explore",
+	// add {"ccvet explore ...", "... (see docs/explore.md)"} here, and its
+	// line to TestUsage in cmd/ccvet.
+	{"go vet -vettool=$(which ccvet) [packages]", "run ccvet inside go vet (the same analyzer flags)"},
 }
 
 // Options say what one analysis run loads and runs.
@@ -145,6 +177,8 @@ type Options struct {
 	Tests     bool              // also analyse test packages
 	Tags      string            // comma-separated build tags
 	Overlay   map[string][]byte // file contents that replace those on disk, by absolute path
+	// Summary asks for Result.Loops, the summary of every tagged loop.
+	Summary bool
 }
 
 // A Result is what one analysis run found.
@@ -156,6 +190,34 @@ type Result struct {
 	// suppression.
 	Suppressed []Suppressed
 	Errors     []string // packages that failed to load or analyse, one line each
+	// Loops summarise every tagged loop analysed: what was checked, and
+	// the verdict of each selected condition analyzer (-v).
+	Loops []LoopSummary
+}
+
+// verboseJSON is the -json output under -v.
+type verboseJSON struct {
+	Findings []Finding     `json:"findings"`
+	Loops    []LoopSummary `json:"loops"`
+	Total    Total         `json:"total"`
+}
+
+func nonNilLoops(l []LoopSummary) []LoopSummary {
+	if l == nil {
+		return []LoopSummary{}
+	}
+	return l
+}
+
+// directiveCount counts the syncdirective findings.
+func directiveCount(fs []Finding) int {
+	n := 0
+	for _, f := range fs {
+		if f.Analyzer == "syncdirective" {
+			n++
+		}
+	}
+	return n
 }
 
 // A Suppressed is a finding that a //sync:ignore directive suppressed.
@@ -185,7 +247,13 @@ func Analyze(opts Options) (*Result, error) {
 	}
 	res := &Result{Errors: errs}
 	if len(good) > 0 {
-		graph, err := checker.Analyze(opts.Analyzers, good, nil)
+		analyzers := opts.Analyzers
+		if opts.Summary {
+			// Only the results of roots are kept: the loops' dataflow
+			// must be one to be summarised. It reports nothing.
+			analyzers = append(slices.Clip(analyzers), tagflow.Analyzer)
+		}
+		graph, err := checker.Analyze(analyzers, good, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -211,6 +279,9 @@ func Analyze(opts Options) (*Result, error) {
 					})
 				}
 			}
+		}
+		if opts.Summary {
+			res.Loops = summarize(graph)
 		}
 	}
 	res.Findings = dedupe(res.Findings)

@@ -30,6 +30,23 @@ type Used struct {
 	// Suppressed are the suppressed diagnostics, in the order they were
 	// reported.
 	Suppressed []Suppressed
+	// Verdicts are the outcomes of the analyzer's condition on each tagged
+	// loop of the package, for the condition analyzers (nil for others).
+	Verdicts []Verdict
+}
+
+// A Verdict is the outcome of one condition on one tagged loop: proved
+// when it has no finding at all.
+type Verdict struct {
+	// Loop is the loop, with what the dataflow found and checked in it.
+	Loop *tagflow.Loop
+	// Cond is the condition, 1 to 4.
+	Cond int
+	// Violations and Unproven count the findings reported: violations of
+	// the condition, and places where it could not be proven.
+	Violations, Unproven int
+	// Suppressed counts the findings a //sync:ignore suppressed.
+	Suppressed int
 }
 
 // A Suppressed is a diagnostic that a //sync:ignore directive suppressed.
@@ -50,7 +67,10 @@ func New(pass *analysis.Pass, ann *annotations.Annotations) *Reporter {
 
 // Report reports d unless a //sync:ignore for this analyzer covers its
 // line; a suppressed diagnostic is recorded in [Reporter.Used] instead.
-func (r *Reporter) Report(d analysis.Diagnostic) {
+func (r *Reporter) Report(d analysis.Diagnostic) { r.report(d) }
+
+// report is Report, and tells whether a //sync:ignore suppressed d.
+func (r *Reporter) report(d analysis.Diagnostic) (suppressed bool) {
 	if d.URL == "" {
 		d.URL = r.pass.Analyzer.URL
 	}
@@ -58,10 +78,11 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 		if ig.Matches(r.pass.Fset, r.pass.Analyzer.Name, d.Pos) {
 			r.used.Ignores[ig] = true
 			r.used.Suppressed = append(r.used.Suppressed, Suppressed{Diagnostic: d, Ignore: ig})
-			return
+			return true
 		}
 	}
 	r.pass.Report(d)
+	return false
 }
 
 // Reportf reports a diagnostic at pos with a formatted message.
@@ -75,7 +96,8 @@ func (r *Reporter) Used() *Used { return r.used }
 
 // Condition reports the findings of the tag dataflow for one condition:
 // violations end with the condition they break, and what could not be
-// decided starts with "cannot prove condition N:".
+// decided starts with "cannot prove condition N:". It records the verdict
+// on each loop in [Reporter.Used].
 func (r *Reporter) Condition(res *tagflow.Result, cond int) {
 	// A helper shared by nested loops (the inner loop's function, inlined
 	// into the outer loop's analysis) can yield the same finding twice.
@@ -85,6 +107,7 @@ func (r *Reporter) Condition(res *tagflow.Result, cond int) {
 	}
 	seen := make(map[key]bool)
 	for _, l := range res.Loops {
+		v := Verdict{Loop: l, Cond: cond}
 		for _, f := range l.Findings {
 			if f.Cond != cond || seen[key{f.Pos, f.Message}] {
 				continue
@@ -98,7 +121,15 @@ func (r *Reporter) Condition(res *tagflow.Result, cond int) {
 			for _, rel := range f.Related {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: rel.Pos, Message: rel.Message})
 			}
-			r.Report(d)
+			switch {
+			case r.report(d):
+				v.Suppressed++
+			case f.Unproven:
+				v.Unproven++
+			default:
+				v.Violations++
+			}
 		}
+		r.used.Verdicts = append(r.used.Verdicts, v)
 	}
 }

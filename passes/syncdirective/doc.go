@@ -27,6 +27,15 @@
 // a //sync:ignore that matches no diagnostic is deleted, with its line
 // when it is alone on it.
 //
+// A tagged loop in which the analysis finds no //sync:msg type sent or
+// received (directly, or in the helpers of the package it calls) is
+// reported too: the four conditions are about messages, so nothing of it
+// is checked, and its silence would read as a proof ("the loop tagged
+// p.ballot,p.step sends and receives no //sync:msg type: nothing is
+// checked"). Annotate the message types with //sync:msg, and the functions
+// that send or receive them with //sync:send and //sync:recv. A loop whose
+// analysis stopped early is left to its "cannot prove" findings.
+//
 // A mistake in an annotation silently weakens every check that relies on
 // it, so these diagnostics should be fixed first.
 package syncdirective

@@ -2,35 +2,28 @@ package syncdirective
 
 import (
 	"bytes"
+	_ "embed"
 	"go/ast"
 	"reflect"
 	"strings"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
+	"github.com/ccvet/ccvet/internal/engine"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/passes/syncjump"
 	"github.com/ccvet/ccvet/passes/syncmono"
 	"github.com/ccvet/ccvet/passes/syncrecv"
 	"github.com/ccvet/ccvet/passes/syncsend"
+	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
-const doc = `report malformed //sync: annotations
+//go:embed doc.go
+var docSource string
 
-syncdirective reports each //sync:tag, //sync:msg, //sync:send,
-//sync:recv, //sync:ignore, //sync:peers or //sync:inbox directive that
-it cannot read or resolve (an unknown name, a non-variable or
-non-integer synchronization variable, an unknown field, a directive
-attached to nothing, a nested tag that does not extend its parent, a
-//sync:msg arity that does not match the loop that uses the message, a
-peer table or inbox whose type reaches no channel of the right
-direction or whose envelope fields do not fit), and each //sync:ignore
-that suppresses nothing.
-
-Where the repair is certain it suggests a fix: "// sync:tag" and
-"//sync: tag" become "//sync:tag", a name within two edits of exactly
-one directive name (//sync:tags, //sync:mgs) becomes that name, and an
-unused //sync:ignore is deleted.`
+// doc is the analyzer's section of the package comment of doc.go.
+var doc = analysisdoc.MustExtract(docSource, "syncdirective")
 
 // Analyzer reports malformed and unresolvable //sync: directives, and
 // //sync:ignore directives that match no diagnostic.
@@ -41,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "syncdirective",
 	Doc:        doc,
 	URL:        annotations.DocsURL + "#syncdirective",
-	Requires:   []*analysis.Analyzer{annotations.Analyzer, syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer},
+	Requires:   []*analysis.Analyzer{annotations.Analyzer, engine.Analyzer, syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeFor[*report.Used](),
 }
@@ -56,6 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		rep.Report(d)
 	}
+	uncheckedLoops(rep, pass.ResultOf[engine.Analyzer].(*tagflow.Result))
 	used := []*report.Used{rep.Used()}
 	for _, a := range []*analysis.Analyzer{syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer} {
 		used = append(used, pass.ResultOf[a].(*report.Used))
@@ -76,6 +70,27 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return rep.Used(), nil
+}
+
+// uncheckedLoops reports each tagged loop in which the dataflow found no
+// message type sent or received: the four conditions are about messages,
+// so such a loop is checked for nothing, and its silence would read as a
+// proof. A loop whose analysis stopped early is left to its "cannot
+// prove" findings.
+func uncheckedLoops(rep *report.Reporter, res *tagflow.Result) {
+	for _, l := range res.Loops {
+		if !l.Stats.Complete || len(l.Stats.MsgTypes) > 0 {
+			continue
+		}
+		d := l.Ann.Directive
+		rep.Report(analysis.Diagnostic{
+			Pos: d.Pos(),
+			End: d.Comment.End(),
+			Message: "the loop tagged " + l.Ann.TagString() + " sends and receives no //sync:msg type: nothing is checked; " +
+				"annotate the message types with //sync:msg (and the functions that send or receive them with //sync:send and //sync:recv)",
+			Related: []analysis.RelatedInformation{{Pos: l.Ann.Pos(), Message: "the loop"}},
+		})
+	}
 }
 
 // removeComment returns the fix that deletes the //sync:ignore comment c:

@@ -1,19 +1,22 @@
 package syncjump
 
 import (
+	_ "embed"
 	"reflect"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
 	"github.com/ccvet/ccvet/internal/engine"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
-const doc = `check that a process that stored a message from a future round jumps to it first (condition IV)
+//go:embed doc.go
+var docSource string
 
-Condition IV of a synchronization tag: a process that stores a future message jumps to its round.
-See the README for the idioms it understands.`
+// doc is the analyzer's section of the package comment of doc.go.
+var doc = analysisdoc.MustExtract(docSource, "syncjump")
 
 // Analyzer checks condition IV: a process that stores a future message jumps to its round.
 var Analyzer = New(engine.Analyzer)

@@ -1,6 +1,7 @@
 package synclex
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -8,18 +9,16 @@ import (
 	"reflect"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
 	"github.com/ccvet/ccvet/internal/report"
 	"golang.org/x/tools/go/analysis"
 )
 
-const doc = `advisory: report filters that compare a round without its phase (non-lexicographic tag comparisons)
+//go:embed doc.go
+var docSource string
 
-A filter of received messages that compares a lower tag component of a
-message with the process's (the round) without comparing the higher ones
-(the height) for equality drops messages of a later height whose round is
-lower: a liveness bug, not a violation of the four conditions. Only
-comparisons of received messages are reported, not of messages read from
-storage or built locally. Off by default.`
+// doc is the analyzer's section of the package comment of doc.go.
+var doc = analysisdoc.MustExtract(docSource, "synclex")
 
 // Analyzer reports non-lexicographic comparisons of message tags.
 var Analyzer = &analysis.Analyzer{

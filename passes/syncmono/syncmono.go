@@ -1,19 +1,22 @@
 package syncmono
 
 import (
+	_ "embed"
 	"reflect"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
 	"github.com/ccvet/ccvet/internal/engine"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
-const doc = `check that the synchronization tag never decreases (condition I)
+//go:embed doc.go
+var docSource string
 
-Condition I of a synchronization tag: the synchronization tag never decreases.
-See the README for the idioms it understands.`
+// doc is the analyzer's section of the package comment of doc.go.
+var doc = analysisdoc.MustExtract(docSource, "syncmono")
 
 // Analyzer checks condition I: the synchronization tag never decreases.
 var Analyzer = New(engine.Analyzer)

@@ -1,19 +1,22 @@
 package syncrecv
 
 import (
+	_ "embed"
 	"reflect"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
 	"github.com/ccvet/ccvet/internal/engine"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
-const doc = `check that a received message is stored only if it is from the current or a later round (condition III)
+//go:embed doc.go
+var docSource string
 
-Condition III of a synchronization tag: only messages of the current or a later round are stored.
-See the README for the idioms it understands.`
+// doc is the analyzer's section of the package comment of doc.go.
+var doc = analysisdoc.MustExtract(docSource, "syncrecv")
 
 // Analyzer checks condition III: only messages of the current or a later round are stored.
 var Analyzer = New(engine.Analyzer)

@@ -1,19 +1,22 @@
 package syncsend
 
 import (
+	_ "embed"
 	"reflect"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/analysisdoc"
 	"github.com/ccvet/ccvet/internal/engine"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 )
 
-const doc = `check that every message sent carries the tag of the round it is sent in (condition II)
+//go:embed doc.go
+var docSource string
 
-Condition II of a synchronization tag: every message sent carries the current tag.
-See the README for the idioms it understands.`
+// doc is the analyzer's section of the package comment of doc.go.
+var doc = analysisdoc.MustExtract(docSource, "syncsend")
 
 // Analyzer checks condition II: every message sent carries the current tag.
 var Analyzer = New(engine.Analyzer)

@@ -326,6 +326,10 @@ func (e *engine) sendCheck(fr *frame, st *pstate, val ssa.Value, pos token.Pos) 
 		break
 	}
 	m := e.ann.MsgOf(val.Type())
+	if m != nil {
+		e.noteMsg(m)
+		e.noteComm(st, pos, true)
+	}
 	if m == nil {
 		// An envelope built in place (transport.Envelope{From: id, Msg: m}):
 		// check the messages stored in its fields.
@@ -547,6 +551,7 @@ func (e *engine) mailboxStore(fr *frame, b *ssa.BasicBlock, st *pstate, val term
 		// on since. The new place holds the same messages.
 		return
 	}
+	e.noteStore(pos)
 	partial := m.Partial()
 	switch {
 	case partial && eq, !partial && ge:

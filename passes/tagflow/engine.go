@@ -101,6 +101,10 @@ type engine struct {
 	notFollowed map[*ssa.Call]bool
 	// hoisted are the positions hoistedMailbox reported.
 	hoisted map[token.Pos]bool
+	// stats accumulates what the loop's Stats count (stats.go);
+	// incomplete is set when the analysis gave up on the whole loop.
+	stats      *statsAcc
+	incomplete bool
 }
 
 // varLoc says where a synchronization variable lives in SSA.
@@ -176,6 +180,7 @@ func (e *engine) report(f Finding) {
 }
 
 func (e *engine) unprovenAll(pos token.Pos, format string, args ...any) {
+	e.incomplete = true
 	for c := 1; c <= 4; c++ {
 		e.report(unproven(pos, c, format, args...))
 	}

@@ -1516,6 +1516,7 @@ func (e *engine) taint(st *pstate, t term, typ types.Type, commaOk bool) {
 	}
 	info := &taintInfo{dxid: e.newXID()}
 	if m := e.ann.MsgOf(typ); m != nil {
+		e.noteMsg(m)
 		info.msg = m
 		_, info.ptr = typ.Underlying().(*types.Pointer)
 		info.xid = e.newXID()
@@ -1536,6 +1537,7 @@ func (e *engine) refine(fr *frame, st *pstate, v ssa.Value, from ssa.Value, typ 
 	}
 	t := e.term(fr, st, v)
 	if k, info := st.tainted(e.term(fr, st, src)); info != nil {
+		e.noteMsg(m)
 		_, ptr := typ.Underlying().(*types.Pointer)
 		// The same message (loaded from a pointer, asserted from an
 		// interface) keeps its root.

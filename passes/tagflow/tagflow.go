@@ -41,6 +41,8 @@ type Result struct {
 type Loop struct {
 	Ann      *annotations.Loop
 	Findings []Finding
+	// Stats is what the analysis found and checked in the loop.
+	Stats Stats
 }
 
 // A Finding is a violation of one condition, or a place where it could not
@@ -127,7 +129,9 @@ func run(pass *analysis.Pass) (any, error) {
 // loop: the other loops are still analysed, the user sees where the gap
 // is, and nothing is silently passed.
 func (e *engine) safeAnalyse() {
+	complete := false
 	defer func() {
+		e.finishStats(complete)
 		if p := recover(); p != nil {
 			e.unprovenAll(e.loop.Pos(), "internal error in ccvet while analysing this loop: %v (please report it)", p)
 			if debug {
@@ -136,6 +140,7 @@ func (e *engine) safeAnalyse() {
 		}
 	}()
 	e.analyse()
+	complete = true
 }
 
 func unproven(pos token.Pos, cond int, format string, args ...any) Finding {

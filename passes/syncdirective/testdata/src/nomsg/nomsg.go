@@ -1,0 +1,100 @@
+// Package nomsg: a tagged loop that sends and receives no //sync:msg type
+// is reported (nothing of it is checked); one that does, directly or
+// through a helper or an interface it asserts, is not.
+package nomsg
+
+type Step int
+
+const (
+	Prepare Step = iota
+	Ack
+)
+
+// Vote has no //sync:msg: the loops that exchange it are not checked.
+type Vote struct {
+	Ballot int
+	Step   Step
+}
+
+// Ballot is a message.
+//
+//sync:msg Ballot,Step
+type Ballot struct {
+	Ballot int
+	Step   Step
+}
+
+type Proc struct {
+	ballot int
+	step   Step
+	in     chan Vote
+	out    chan Vote
+	bin    chan Ballot
+	raw    chan any
+}
+
+func (p *Proc) unannotated() {
+	//sync:tag p.ballot,p.step // want `^the loop tagged p\.ballot,p\.step sends and receives no //sync:msg type: nothing is checked; annotate the message types with //sync:msg \(and the functions that send or receive them with //sync:send and //sync:recv\)$`
+	for {
+		p.ballot++
+		p.step = Prepare
+		p.out <- Vote{Ballot: p.ballot, Step: p.step}
+		v := <-p.in
+		if v.Ballot != p.ballot {
+			continue
+		}
+	}
+}
+
+// Network's methods are not annotated //sync:send and //sync:recv, and
+// what they carry is no message type.
+type Network struct{ ch chan Vote }
+
+func (n *Network) Send(v Vote) { n.ch <- v }
+
+func (p *Proc) throughMethods(n *Network) {
+	//sync:tag p.ballot,p.step // want `nothing is checked`
+	for i := 0; i < 3; i++ {
+		p.ballot++
+		p.step = Prepare
+		n.Send(Vote{Ballot: p.ballot, Step: p.step})
+	}
+}
+
+func (p *Proc) direct() {
+	//sync:tag p.ballot,p.step
+	for {
+		p.ballot++
+		p.step = Prepare
+		p.bin <- Ballot{Ballot: p.ballot, Step: p.step}
+	}
+}
+
+func (p *Proc) send(m Ballot) { p.bin <- m }
+
+func (p *Proc) helper() {
+	//sync:tag p.ballot,p.step
+	for {
+		p.ballot++
+		p.step = Prepare
+		p.send(Ballot{Ballot: p.ballot, Step: p.step})
+	}
+}
+
+func (p *Proc) asserted() {
+	var got []Ballot
+	//sync:tag p.ballot,p.step
+	for {
+		p.ballot++
+		p.step = Ack
+		got = got[:0]
+		for len(got) == 0 {
+			raw := <-p.raw
+			b, ok := raw.(Ballot)
+			if !ok || b.Ballot != p.ballot || b.Step != p.step {
+				continue
+			}
+			got = append(got, b)
+		}
+	}
+}
