@@ -84,11 +84,17 @@ func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
 	case *ssa.ChangeInterface:
 		la.alias(s, in, in.X)
 	case *ssa.TypeAssert:
+		la.typeAssert(s, in)
+	case *ssa.Range:
 		la.alias(s, in, in.X)
-	case *ssa.Extract:
-		if in.Index == 0 {
-			la.alias(s, in, in.Tuple)
+	case *ssa.Next:
+		if r, ok := s.regs[in.Iter]; ok {
+			s.regs[in] = ref{key: r.key, comp: elemComp}
+		} else {
+			delete(s.regs, in)
 		}
+	case *ssa.Extract:
+		la.extract(s, in)
 	case *ssa.BinOp:
 		la.binop(s, in)
 	case *ssa.Phi:
@@ -626,4 +632,42 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 	}
 	s.refineAll()
 	return s
+}
+
+// typeAssert makes the asserted value hold what the interface holds; an
+// interface received whole (whose message type the receive did not say)
+// becomes a message of the asserted type.
+func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
+	r, ok := s.regs[in.X]
+	if !ok {
+		delete(s.regs, in)
+		return
+	}
+	m := la.msgOf(in.AssertedType)
+	if t := s.terms[r.key]; m != nil && t.kind == messageTerm && t.msg == nil {
+		nt := la.freshMessage(s, m, t.recv, t.at)
+		nt.rel = nt.rel.Intersect(t.rel)
+		s.terms[regKey(in)] = nt
+		s.regs[in] = ref{key: regKey(in), comp: r.comp}
+		return
+	}
+	s.regs[in] = r
+}
+
+// extract picks a result out of a tuple: the message of a receive or of a
+// comma-ok assertion (index 0), the element of a map's range (index 2).
+func (la *loopAnalysis) extract(s *state, in *ssa.Extract) {
+	if _, isNext := in.Tuple.(*ssa.Next); isNext {
+		if r, ok := s.regs[in.Tuple]; ok && in.Index == 2 {
+			la.elementOf(s, in, ref{key: r.key, comp: wholeComp})
+			return
+		}
+		delete(s.regs, in)
+		return
+	}
+	if in.Index == 0 {
+		la.alias(s, in, in.Tuple)
+		return
+	}
+	delete(s.regs, in)
 }
