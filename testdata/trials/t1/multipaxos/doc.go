@@ -33,8 +33,8 @@
 //     Accept with only its sender changed, so it keeps step Accept.
 //   - promise-reports-last-slot (syncsend): the Promise puts the
 //     replica's number of accepted slots in the Slot field.
-//   - accepted-any-slot (syncrecv): Accepted votes are counted without
-//     checking the slot, so votes for an earlier slot choose this one.
+//   - accepted-any-slot (syncrecv): Accepted votes for earlier slots are
+//     counted, so votes for an earlier slot choose this one.
 //   - promise-old-ballot (syncrecv): the leader counts promises of any
 //     ballot up to its own.
 //   - follow-without-ballot-jump (syncjump): a replica follows the leader

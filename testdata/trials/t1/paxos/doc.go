@@ -36,8 +36,8 @@
 //     the replica adopts the leader's ballot, so it carries the old one.
 //   - accepted-step-copy-paste (syncsend): the 2b broadcast is stamped
 //     with step Accept, the round it copied the code from.
-//   - accepted-any-ballot (syncrecv): 2b votes are counted whatever their
-//     ballot, so votes of different ballots add up to a "majority".
+//   - accepted-any-ballot (syncrecv): 2b votes of earlier ballots are
+//     counted, so votes of different ballots add up to a "majority".
 //   - promise-filter-inverted (syncrecv): the leader drops promises of
 //     later ballots instead of earlier ones.
 //   - promise-without-join (syncjump): an acceptor takes a Prepare of a
