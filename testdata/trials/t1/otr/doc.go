@@ -26,7 +26,7 @@
 //   - restart-rounds-after-decision (syncmono): the round is reset to 0
 //     when the process decides.
 //   - reused-message-keeps-round (syncsend): the reused estimate keeps the
-//     round of the first broadcast.
+//     zero round it was declared with.
 //   - stale-estimates (syncrecv): estimates of earlier rounds are counted.
 //   - later-estimates-no-jump (syncjump): estimates of later rounds are
 //     counted without jumping to them.
