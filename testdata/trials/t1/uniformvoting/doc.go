@@ -29,8 +29,8 @@
 //     resets the step inside the same phase.
 //   - vote-sent-in-estimate-round: the Vote message is broadcast before the
 //     step moves to Vote.
-//   - gather-ignores-step: the filter checks the phase but not the step, so
-//     Estimate messages of the phase are counted in its Vote round.
+//   - gather-keeps-earlier-phases: the filter drops only later phases, so a
+//     late message of an earlier phase is counted in the current round.
 //   - gather-keeps-later-phases: the filter drops only older phases and keeps
 //     messages of later phases without the node jumping to them.
 package uniformvoting
