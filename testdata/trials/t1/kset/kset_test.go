@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// network delivers every broadcast to all inboxes under one lock (causal
-// delivery); inboxes never fill up in these tests.
+// network delivers every broadcast to all inboxes one millisecond later;
+// inside a synctest bubble this paces the processes, so that none runs
+// ahead of a message it waits for. Inboxes never fill up in these tests.
 type network struct {
 	mu    sync.Mutex
 	inbox []chan Value
@@ -26,7 +27,7 @@ func (e endpoint) Broadcast(m Value) {
 	defer e.nw.mu.Unlock()
 	for to, ch := range e.nw.inbox {
 		if e.nw.drop == nil || !e.nw.drop(to, m) {
-			ch <- m
+			time.AfterFunc(time.Millisecond, func() { ch <- m })
 		}
 	}
 }
