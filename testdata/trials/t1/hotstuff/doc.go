@@ -26,7 +26,7 @@
 // # Mutants (mutants.txt)
 //
 //   - view-from-highest-qc: the leader resets its view to the view after the
-//     highest QC it collected, which is usually behind it.
+//     highest QC it collected, which is behind it after a failed view.
 //   - vote-copies-proposal-header: a vote reuses the header of the proposal
 //     it answers, so it carries the proposal's round.
 //   - votes-of-older-views: the leader's filter drops only later views, so
