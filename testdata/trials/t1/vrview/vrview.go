@@ -2,6 +2,7 @@ package vrview
 
 import (
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -10,8 +11,9 @@ type Replica struct {
 	id      int
 	n       int
 	f       int
-	in      chan Msg   //sync:inbox
-	peers   []chan Msg //sync:peers
+	in      chan Msg    //sync:inbox
+	peers   []chan Msg  //sync:peers
+	wire    *sync.Mutex // shared by the group: a broadcast is enqueued at once
 	timeout time.Duration
 	ops     []string // operations this replica orders when it is primary
 
@@ -31,9 +33,10 @@ func NewGroup(f int, timeout time.Duration, ops [][]string) []*Replica {
 	for i := range chans {
 		chans[i] = make(chan Msg, 256)
 	}
+	wire := new(sync.Mutex)
 	rs := make([]*Replica, n)
 	for i := range rs {
-		rs[i] = &Replica{id: i, n: n, f: f, in: chans[i], peers: chans, timeout: timeout, ops: slices.Clone(ops[i])}
+		rs[i] = &Replica{id: i, n: n, f: f, in: chans[i], peers: chans, wire: wire, timeout: timeout, ops: slices.Clone(ops[i])}
 	}
 	return rs
 }
@@ -51,6 +54,8 @@ func (r *Replica) send(to int, m Msg) {
 }
 
 func (r *Replica) broadcast(m Msg) {
+	r.wire.Lock()
+	defer r.wire.Unlock()
 	for to := range r.peers {
 		r.send(to, m)
 	}
