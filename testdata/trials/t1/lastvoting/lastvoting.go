@@ -89,7 +89,7 @@ type Proc struct {
 	id      int
 	n       int
 	coord   func(phase int) int // Coord(p, φ), chosen outside the algorithm
-	in      <-chan any
+	in      <-chan any          //sync:inbox
 	sw      *Switch
 	timeout time.Duration
 
