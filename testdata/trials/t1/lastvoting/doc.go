@@ -28,8 +28,8 @@
 // message type per round with the round as a constant
 // (//sync:msg Phase,Vote). Sends go through a Switch whose Post method is
 // //sync:send; each reception is written in place as a labelled loop
-// around a select on the process's channel and a timer of its own, with a
-// type assertion in the case. The coordinator's ack set is a map made once
+// around a select on the process's channel (//sync:inbox) and a timer of
+// its own, with a type assertion in the case. The coordinator's ack set is a map made once
 // before the loop and cleared with clear(acks) in each phase it
 // coordinates.
 //

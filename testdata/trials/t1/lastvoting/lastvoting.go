@@ -89,7 +89,7 @@ type Proc struct {
 	id      int
 	n       int
 	coord   func(phase int) int // Coord(p, φ), chosen outside the algorithm
-	in      <-chan any
+	in      <-chan any          //sync:inbox
 	sw      *Switch
 	timeout time.Duration
 
@@ -156,8 +156,10 @@ func (p *Proc) Run(maxPhases int) {
 		if p.id == c && p.commit {
 			p.broadcast(VoteMsg{Phase: p.phase, From: p.id, V: p.vote})
 		}
+		// Wait long enough to span the coordinator's own wait in the
+		// previous round: with a lost estimate it waits its full timer.
 		var votes []VoteMsg
-		timer := time.NewTimer(p.timeout)
+		timer := time.NewTimer(2 * p.timeout)
 	vote:
 		for len(votes) == 0 {
 			select {
@@ -205,7 +207,7 @@ func (p *Proc) Run(maxPhases int) {
 			p.broadcast(DecideMsg{Phase: p.phase, From: p.id, V: p.vote})
 		}
 		var decs []DecideMsg
-		timer = time.NewTimer(p.timeout)
+		timer = time.NewTimer(2 * p.timeout) // spans the coordinator's wait for acks
 	decide:
 		for len(decs) == 0 {
 			select {

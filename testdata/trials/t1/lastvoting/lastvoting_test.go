@@ -51,7 +51,7 @@ func TestAgreement(t *testing.T) {
 				}
 				return ph % 4
 			}
-			drop := func(int, any) bool { mu.Lock(); defer mu.Unlock(); return rng.IntN(100) < 30 }
+			drop := func(int, any) bool { mu.Lock(); defer mu.Unlock(); return rng.IntN(100) < 10 }
 			vals := map[int]bool{}
 			for _, p := range run(4, 8, coord, drop) {
 				if v, ok := p.Decision(); ok {

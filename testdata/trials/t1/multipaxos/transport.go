@@ -58,6 +58,7 @@ func (e *endpoint) put(to int, m Msg) {
 	}
 }
 
+// Broadcast implements Transport.
 func (e *endpoint) Broadcast(m Msg) {
 	e.h.mu.Lock()
 	defer e.h.mu.Unlock()
@@ -66,12 +67,14 @@ func (e *endpoint) Broadcast(m Msg) {
 	}
 }
 
+// Send implements Transport.
 func (e *endpoint) Send(to int, m Msg) {
 	e.h.mu.Lock()
 	defer e.h.mu.Unlock()
 	e.put(to, m)
 }
 
+// Recv implements Transport.
 func (e *endpoint) Recv(timeout time.Duration) (Msg, bool) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()

@@ -48,6 +48,7 @@ type port[M any] struct {
 	id int
 }
 
+// Broadcast implements Transport.
 func (p *port[M]) Broadcast(m M) {
 	p.b.mu.Lock()
 	defer p.b.mu.Unlock()
@@ -62,6 +63,7 @@ func (p *port[M]) Broadcast(m M) {
 	}
 }
 
+// Recv implements Transport.
 func (p *port[M]) Recv(d time.Duration) (M, int, bool) {
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -7,13 +7,19 @@
 //
 //	Exchange  everybody sends its value; a value received at least n-f
 //	          times is proposed
-//	Propose   proposals are exchanged; a value proposed more than f times
-//	          is adopted, and is kept if proposed at least n-f times
+//	Propose   proposals are exchanged (a process without one says so); a
+//	          value proposed more than f times is adopted, and is kept if
+//	          proposed at least n-f times
 //	Crown     the king sends its value; a process that did not see n-f
 //	          proposals takes it
 //
 // After f+1 phases the value is the decision. A round ends when the
-// expected senders were heard of or its timer fires. Byzantine processes
+// expected senders were heard of or its timer fires. Phase King assumes
+// synchronous rounds: a message lost because its receiver's timer fired
+// can break agreement. So every process sends in rounds Exchange and
+// Propose, and the group shares a lock under which a broadcast enqueues
+// all its copies, so that a message reacting to another is never
+// delivered before it; in runs without loss no timer then fires. Byzantine processes
 // are simulated in tests by a lie function that picks the value sent to
 // each recipient. The properties tested are agreement and validity among
 // honest processes.
@@ -30,7 +36,7 @@
 // keeps a message only if its type's round is the current step and its
 // phase the current phase. Sends go through broadcast(mk), which is handed
 // a function literal building the message for each recipient, and
-// broadcastProposal(x).
+// broadcastProposal(x, some).
 //
 // # Mutants (mutants.txt)
 //

@@ -1,6 +1,9 @@
 package phaseking
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // NewGroup returns n processes tolerating f Byzantine ones, with initial
 // values init; lie[i], if not nil, makes process i Byzantine.
@@ -12,9 +15,10 @@ func NewGroup(f int, init []int, lie []func(to, v int) int, timeout time.Duratio
 		chans[i] = make(chan Envelope, 256)
 		peers[i] = chans[i]
 	}
+	wire := new(sync.Mutex)
 	ps := make([]*Proc, n)
 	for i := range ps {
-		ps[i] = &Proc{id: i, n: n, f: f, in: chans[i], peers: peers, timeout: timeout, lie: lie[i], v: init[i]}
+		ps[i] = &Proc{id: i, n: n, f: f, in: chans[i], peers: peers, wire: wire, timeout: timeout, lie: lie[i], v: init[i]}
 	}
 	return ps
 }

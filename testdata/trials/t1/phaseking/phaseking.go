@@ -1,6 +1,9 @@
 package phaseking
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // Step is the round inside a phase.
 type Step int
@@ -20,12 +23,15 @@ type Value struct {
 	V     int
 }
 
-// Proposal proposes a value seen at least n-f times.
+// Proposal proposes V if Some is set. Every process sends one in round
+// Propose, so that the round ends when every process was heard of rather
+// than on its timer.
 //
 //sync:msg Phase,Propose
 type Proposal struct {
 	Phase int
 	V     int
+	Some  bool
 }
 
 // KingValue is the king's value.
@@ -49,6 +55,7 @@ type Proc struct {
 	n, f    int
 	in      <-chan Envelope   //sync:inbox From,Msg
 	peers   []chan<- Envelope //sync:peers From,Msg
+	wire    *sync.Mutex       // shared by the group: a broadcast is enqueued at once
 	timeout time.Duration
 	lie     func(to, v int) int // Byzantine behaviour in tests; nil for honest processes
 
@@ -64,6 +71,8 @@ func (p *Proc) Value() int { return p.v }
 func (p *Proc) king() int { return (p.phase - 1) % p.n }
 
 func (p *Proc) broadcast(mk func(v int) any) {
+	p.wire.Lock()
+	defer p.wire.Unlock()
 	for q, ch := range p.peers {
 		v := p.v
 		if p.lie != nil {
@@ -87,9 +96,7 @@ func (p *Proc) Run() {
 		proposal, ok := atLeast(vals, p.n-p.f)
 
 		p.step = Propose
-		if ok {
-			p.broadcastProposal(proposal)
-		}
+		p.broadcastProposal(proposal, ok)
 		props := p.collect(p.n)
 		mult := 0
 		if x, k := majorityOf(props); k > p.f {
@@ -107,15 +114,18 @@ func (p *Proc) Run() {
 	}
 }
 
-// broadcastProposal proposes x to everybody.
-func (p *Proc) broadcastProposal(x int) {
+// broadcastProposal proposes x to everybody if some is set, and tells
+// everybody it proposes nothing otherwise.
+func (p *Proc) broadcastProposal(x int, some bool) {
+	p.wire.Lock()
+	defer p.wire.Unlock()
 	for q, ch := range p.peers {
 		v := x
 		if p.lie != nil {
 			v = p.lie(q, v)
 		}
 		select {
-		case ch <- Envelope{From: p.id, Msg: Proposal{Phase: p.phase, V: v}}:
+		case ch <- Envelope{From: p.id, Msg: Proposal{Phase: p.phase, V: v, Some: some}}:
 		default:
 		}
 	}
@@ -137,7 +147,10 @@ func (p *Proc) collect(need int) map[int]int {
 				}
 			case Proposal:
 				if p.step == Propose && m.Phase == p.phase {
-					got[e.From] = m.V
+					got[e.From] = none
+					if m.Some {
+						got[e.From] = m.V
+					}
 				}
 			case KingValue:
 				if p.step == Crown && m.Phase == p.phase && e.From == p.king() {
@@ -150,6 +163,10 @@ func (p *Proc) collect(need int) map[int]int {
 	}
 	return got
 }
+
+// none stands for "no proposal" in a round's values; majorityOf counts
+// only 0 and 1.
+const none = -1
 
 // atLeast returns a value that at least k senders sent, if any.
 func atLeast(vals map[int]int, k int) (int, bool) {

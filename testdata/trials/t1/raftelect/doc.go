@@ -5,7 +5,9 @@
 // One iteration of Node.Run is one term, in three rounds:
 //
 //	Solicit  nodes that stand this term (a per-node schedule stands in for
-//	         Raft's randomized election timeout) broadcast RequestVote
+//	         Raft's randomized election timeout) broadcast RequestVote; the
+//	         others broadcast one with Stand false, so that the round ends
+//	         when every node was heard of rather than on its timer
 //	Grant    every node votes for at most one candidate of the term: itself
 //	         if it stands, else the lowest-id candidate whose log is at
 //	         least as up to date (the election restriction)

@@ -22,13 +22,18 @@ const (
 	Leader
 )
 
-// RequestVote asks for votes.
+// RequestVote asks for votes when Stand is set. Every node sends one in
+// every term, so that round Solicit ends as soon as every node was heard
+// of: one with Stand false only announces its term and that it does not
+// run (Raft's followers stay silent and the round would always end on its
+// timer, racing with the nodes that already moved on).
 //
 //sync:msg Term,Solicit
 type RequestVote struct {
 	Term     int
 	From     int
-	LastTerm int // term of the last leader the candidate followed
+	Stand    bool
+	LastTerm int // term of the last leader the sender followed
 }
 
 // VoteGranted is a vote for the candidate it is sent to.
@@ -79,7 +84,7 @@ func (n *Node) choose(reqs map[int]RequestVote) int {
 	}
 	best := -1
 	for from, rv := range reqs {
-		if rv.Term == n.term && rv.LastTerm >= n.lastTerm && (best < 0 || from < best) {
+		if rv.Stand && rv.Term == n.term && rv.LastTerm >= n.lastTerm && (best < 0 || from < best) {
 			best = from
 		}
 	}
@@ -96,8 +101,8 @@ func (n *Node) Run(maxTerms int) {
 		n.role = Follower
 		if n.stand(n.term) {
 			n.role = Candidate
-			n.tr.Broadcast(RequestVote{Term: n.term, From: n.id, LastTerm: n.lastTerm})
 		}
+		n.tr.Broadcast(RequestVote{Term: n.term, From: n.id, Stand: n.role == Candidate, LastTerm: n.lastTerm})
 
 		reqs := make(map[int]RequestVote)
 		for len(reqs) < n.size {

@@ -58,12 +58,14 @@ func (p port) deliver(to int, m any) {
 	}
 }
 
+// Send implements Transport.
 func (p port) Send(to int, m any) {
 	p.c.mu.Lock()
 	defer p.c.mu.Unlock()
 	p.deliver(to, m)
 }
 
+// Broadcast implements Transport.
 func (p port) Broadcast(m any) {
 	p.c.mu.Lock()
 	defer p.c.mu.Unlock()
@@ -72,6 +74,7 @@ func (p port) Broadcast(m any) {
 	}
 }
 
+// Recv implements Transport.
 func (p port) Recv(timeout time.Duration) (any, bool) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()

@@ -2,6 +2,7 @@ package raftlog
 
 import (
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -15,13 +16,14 @@ func NewCluster(n int, timeout time.Duration, drop func(to int, m any) bool) []*
 		chans[i] = make(chan any, 256)
 		peers[i] = chans[i]
 	}
+	wire := new(sync.Mutex)
 	rs := make([]*Replica, n)
 	for i := range rs {
 		var q []string
 		for k := range 8 {
 			q = append(q, fmt.Sprintf("%d.%d", i, k))
 		}
-		rs[i] = &Replica{id: i, n: n, in: chans[i], peers: peers, timeout: timeout, drop: drop, queue: q}
+		rs[i] = &Replica{id: i, n: n, in: chans[i], peers: peers, wire: wire, timeout: timeout, drop: drop, queue: q}
 	}
 	return rs
 }

@@ -28,7 +28,9 @@
 // (//sync:msg Term,Append). The transport is channels of any: the inbox
 // and the peer table are fields annotated //sync:inbox and //sync:peers,
 // and sends go through helpers (r.send, r.broadcast, a select with an
-// empty default that may lose the message). Receptions are helpers with
+// empty default that may lose the message; a broadcast holds a lock the
+// cluster shares, so that its copies are all enqueued before anybody can
+// react to one). Receptions are helpers with
 // their own loop around a select with a timer: a generic
 // collect[M](r, need, keep) handed a filter literal, and awaitAppend and
 // awaitCommit, which return one message.

@@ -2,6 +2,7 @@ package raftlog
 
 import (
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -68,6 +69,7 @@ type Replica struct {
 	n       int
 	in      <-chan any   //sync:inbox
 	peers   []chan<- any //sync:peers
+	wire    *sync.Mutex  // shared by the cluster: a broadcast is enqueued at once
 	timeout time.Duration
 	drop    func(to int, m any) bool // loss model for tests; nil loses nothing
 	queue   []string                 // client commands, one appended per term led
@@ -102,6 +104,8 @@ func (r *Replica) send(to int, m any) {
 }
 
 func (r *Replica) broadcast(m any) {
+	r.wire.Lock()
+	defer r.wire.Unlock()
 	for to := range r.peers {
 		r.send(to, m)
 	}

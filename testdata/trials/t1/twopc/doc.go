@@ -24,8 +24,8 @@
 // message type has its round as a constant (//sync:msg Txn,Voting). The
 // coordinator's votes are a local map made before the loop and replaced
 // when a transaction starts. Sends go through a method of the node
-// annotated //sync:send (post), over plain channels, and a helper
-// toParticipants; the coordinator's decision is a helper, decide.
+// annotated //sync:send (post), over plain channels (the node's own marked
+// //sync:inbox), and a helper toParticipants; the coordinator's decision is a helper, decide.
 //
 // # Mutants (mutants.txt)
 //

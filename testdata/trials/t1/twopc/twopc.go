@@ -47,7 +47,7 @@ const Coordinator = 0
 type Node struct {
 	id      int
 	n       int
-	in      chan any
+	in      chan any //sync:inbox
 	peers   []chan any
 	timeout time.Duration
 	maxTxn  int            // the coordinator runs transactions 1..maxTxn

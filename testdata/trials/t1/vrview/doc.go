@@ -27,9 +27,14 @@
 // round with the round as a constant (//sync:msg Hdr.View,SVC). Messages
 // are pointers behind a Msg interface, sent on channels (//sync:inbox on
 // the replica's channel, //sync:peers on the table) through send and
-// broadcast helpers; receptions are loops in Run around a helper recv(t)
-// that receives once (a select with a timer) and type-assert, with either
-// a map mailbox or a single pointer (for sv == nil). The jump to the
+// broadcast helpers (a broadcast holds a lock the group shares, so that
+// its copies are all enqueued before anybody can react to one);
+// receptions are loops around a helper recv(t) that
+// receives once (a select with a timer) and type-assert, with either a
+// map mailbox or a single pointer (for sv == nil); most are written in
+// Run, and the primary's two quorum waits and the last round's wait are
+// helpers (collectDVCs; countOKs, which returns only the count;
+// awaitCommit, which returns the one message or nil). The jump to the
 // latest view is a loop computing the maximum over the STARTVIEWCHANGEs,
 // or the single STARTVIEW taken.
 //

@@ -2,6 +2,7 @@ package vrview
 
 import (
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -10,8 +11,9 @@ type Replica struct {
 	id      int
 	n       int
 	f       int
-	in      chan Msg   //sync:inbox
-	peers   []chan Msg //sync:peers
+	in      chan Msg    //sync:inbox
+	peers   []chan Msg  //sync:peers
+	wire    *sync.Mutex // shared by the group: a broadcast is enqueued at once
 	timeout time.Duration
 	ops     []string // operations this replica orders when it is primary
 
@@ -31,9 +33,10 @@ func NewGroup(f int, timeout time.Duration, ops [][]string) []*Replica {
 	for i := range chans {
 		chans[i] = make(chan Msg, 256)
 	}
+	wire := new(sync.Mutex)
 	rs := make([]*Replica, n)
 	for i := range rs {
-		rs[i] = &Replica{id: i, n: n, f: f, in: chans[i], peers: chans, timeout: timeout, ops: slices.Clone(ops[i])}
+		rs[i] = &Replica{id: i, n: n, f: f, in: chans[i], peers: chans, wire: wire, timeout: timeout, ops: slices.Clone(ops[i])}
 	}
 	return rs
 }
@@ -51,6 +54,8 @@ func (r *Replica) send(to int, m Msg) {
 }
 
 func (r *Replica) broadcast(m Msg) {
+	r.wire.Lock()
+	defer r.wire.Unlock()
 	for to := range r.peers {
 		r.send(to, m)
 	}
@@ -109,18 +114,7 @@ func (r *Replica) Run(maxViews int) {
 		primary := r.view % r.n
 		r.send(primary, &DoViewChange{Hdr: r.hdr(), Log: slices.Clone(r.log), LastNormal: r.lastNormal, Commit: r.commit})
 		if primary == r.id {
-			dvcs := make(map[int]*DoViewChange)
-			t := time.NewTimer(r.timeout)
-			for len(dvcs) < r.f+1 {
-				m, ok := r.recv(t)
-				if !ok {
-					break
-				}
-				if dvc, isDVC := m.(*DoViewChange); isDVC && dvc.Hdr.View == r.view {
-					dvcs[dvc.Hdr.From] = dvc
-				}
-			}
-			t.Stop()
+			dvcs := r.collectDVCs()
 			if len(dvcs) < r.f+1 {
 				continue
 			}
@@ -181,42 +175,68 @@ func (r *Replica) Run(maxViews int) {
 
 		r.step = PrepOK
 		r.send(primary, &PrepareOK{Hdr: r.hdr(), OpNum: len(r.log)})
-		if primary == r.id {
-			oks := make(map[int]bool)
-			t := time.NewTimer(r.timeout)
-			for len(oks) < r.f+1 {
-				m, ok := r.recv(t)
-				if !ok {
-					break
-				}
-				if po, isOK := m.(*PrepareOK); isOK && po.Hdr.View == r.view && po.OpNum >= prep.OpNum {
-					oks[po.Hdr.From] = true
-				}
-			}
-			t.Stop()
-			if len(oks) > r.f {
-				r.commit = prep.OpNum
-			}
+		if primary == r.id && r.countOKs(prep.OpNum) > r.f {
+			r.commit = prep.OpNum
 		}
 
 		r.step = Cmt
 		if primary == r.id {
 			r.broadcast(&Commit{Hdr: r.hdr(), Commit: r.commit})
 		}
-		var cm *Commit
-		t = time.NewTimer(r.timeout)
-		for cm == nil {
-			m, ok := r.recv(t)
-			if !ok {
-				break
-			}
-			if c, isC := m.(*Commit); isC && c.Hdr.View == r.view && c.Hdr.From == primary {
-				cm = c
-			}
-		}
-		t.Stop()
-		if cm != nil {
+		if cm := r.awaitCommit(primary); cm != nil {
 			r.commit = max(r.commit, min(cm.Commit, len(r.log)))
+		}
+	}
+}
+
+// collectDVCs collects the DOVIEWCHANGEs of the current view until f+1
+// are in or the timer fires.
+func (r *Replica) collectDVCs() map[int]*DoViewChange {
+	dvcs := make(map[int]*DoViewChange)
+	t := time.NewTimer(r.timeout)
+	defer t.Stop()
+	for len(dvcs) < r.f+1 {
+		m, ok := r.recv(t)
+		if !ok {
+			break
+		}
+		if dvc, isDVC := m.(*DoViewChange); isDVC && dvc.Hdr.View == r.view {
+			dvcs[dvc.Hdr.From] = dvc
+		}
+	}
+	return dvcs
+}
+
+// countOKs counts the replicas that acknowledge the log up to opNum in
+// the current view, waiting until f+1 did or the timer fires.
+func (r *Replica) countOKs(opNum int) int {
+	oks := make(map[int]bool)
+	t := time.NewTimer(r.timeout)
+	defer t.Stop()
+	for len(oks) < r.f+1 {
+		m, ok := r.recv(t)
+		if !ok {
+			break
+		}
+		if po, isOK := m.(*PrepareOK); isOK && po.Hdr.View == r.view && po.OpNum >= opNum {
+			oks[po.Hdr.From] = true
+		}
+	}
+	return len(oks)
+}
+
+// awaitCommit waits for the primary's COMMIT of the current view; nil if
+// the timer fires first.
+func (r *Replica) awaitCommit(primary int) *Commit {
+	t := time.NewTimer(r.timeout)
+	defer t.Stop()
+	for {
+		m, ok := r.recv(t)
+		if !ok {
+			return nil
+		}
+		if c, isC := m.(*Commit); isC && c.Hdr.View == r.view && c.Hdr.From == primary {
+			return c
 		}
 	}
 }

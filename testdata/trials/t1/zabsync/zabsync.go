@@ -168,15 +168,19 @@ func (p *Peer) Run(maxAttempts int) {
 		}
 
 		s.phase = CommitLeader
+		var commit *CommitMsg
 		timer = time.NewTimer(p.timeout)
 		select {
 		case m := <-p.in.Commit:
 			if m.Epoch == s.epoch && m.From == leader {
-				p.committed = len(p.history)
+				commit = &m
 			}
 		case <-timer.C:
 		}
 		timer.Stop()
+		if commit != nil {
+			p.committed = len(p.history)
+		}
 	}
 }
 
