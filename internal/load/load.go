@@ -22,8 +22,9 @@
 // are applied when the files are parsed, so that the go command's export
 // data stays usable, if the go command would see the same files and
 // imports: every overlaid file exists on disk, has the same package
-// clause and build constraints, and imports nothing that the file on disk
-// does not. A dependency with an overlaid file that differs from the disk
+// clause and build constraints, imports nothing that the file on disk
+// does not, and the imports that it drops load without errors. A
+// dependency with an overlaid file that differs from the disk
 // is loaded from source, like one with directives. Any other overlay is
 // handed to the go command, and then go/packages loads every package from
 // source (slower, but it sees the new file set and imports).
@@ -38,6 +39,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -91,9 +93,10 @@ func Checked(opts Options) (good []*packages.Package, errs []string, err error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	settle(pkgs, changed)
 	for _, p := range pkgs {
-		if pe := withoutCompilerOutput(p, changed); len(pe) > 0 {
-			for _, e := range pe {
+		if len(p.Errors) > 0 {
+			for _, e := range p.Errors {
 				errs = append(errs, e.Error())
 			}
 			continue
@@ -103,12 +106,30 @@ func Checked(opts Options) (good []*packages.Package, errs []string, err error) 
 	return good, errs, nil
 }
 
+// settle removes from the packages of the graph of roots the compiler's
+// reports that withoutCompilerOutput drops, and clears IllTyped (which
+// stops the analyzers) on a package that then has no error left, in it
+// or in its dependencies.
+func settle(roots []*packages.Package, changed map[string]bool) {
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if errs := withoutCompilerOutput(p, changed); len(errs) != len(p.Errors) {
+			p.Errors = errs
+		} else if !p.IllTyped || len(p.Errors) > 0 {
+			return
+		}
+		p.IllTyped = len(p.Errors) > 0
+		for _, ip := range p.Imports {
+			p.IllTyped = p.IllTyped || ip.IllTyped
+		}
+	})
+}
+
 // sourceLoad loads the packages of opts from source and their
 // dependencies from export data, except those that must come from source.
 // changed holds the overlaid files that it applied at parse time.
 func sourceLoad(opts Options) (pkgs []*packages.Package, changed map[string]bool, err error) {
 	cfg := config(packages.LoadSyntax, opts)
-	changed, parsable := overlayAtParse(opts.Overlay)
+	changed, dropped, parsable := overlayAtParse(opts.Overlay)
 	if parsable {
 		cfg.Overlay = nil
 		if len(changed) > 0 {
@@ -118,6 +139,14 @@ func sourceLoad(opts Options) (pkgs []*packages.Package, changed map[string]bool
 	pkgs, err = loadConfig(cfg, opts.Patterns)
 	if err != nil {
 		return nil, nil, err
+	}
+	if droppedBroken(pkgs, dropped) {
+		// The go command must see the overlay after all.
+		cfg = config(packages.LoadSyntax, opts)
+		changed = nil
+		if pkgs, err = loadConfig(cfg, opts.Patterns); err != nil {
+			return nil, nil, err
+		}
 	}
 	extra := sourceDeps(pkgs, changed)
 	if len(extra) == 0 {
@@ -188,57 +217,103 @@ func hasDirective(name string) bool {
 
 // overlayAtParse reports whether overlay can be applied when files are
 // parsed, without telling the go command, because the go command would
-// list the same files and imports either way (see the package
-// documentation). changed holds the cleaned names of the overlaid files
-// whose contents differ from the disk.
-func overlayAtParse(overlay map[string][]byte) (changed map[string]bool, ok bool) {
+// list the same files and no import that is missing (see the package
+// documentation and droppedBroken). changed holds the cleaned names of
+// the overlaid files whose contents differ from the disk; dropped maps
+// those of them to the import paths of their disk version that the
+// overlay does not import.
+func overlayAtParse(overlay map[string][]byte) (changed map[string]bool, dropped map[string][]string, ok bool) {
 	changed = make(map[string]bool)
+	dropped = make(map[string][]string)
 	for name, src := range overlay {
 		disk, err := os.ReadFile(name)
 		if err != nil {
-			return nil, false
+			return nil, nil, false
 		}
 		if bytes.Equal(disk, src) {
 			continue
 		}
-		if !sameHeader(name, disk, src) {
-			return nil, false
+		d, ok := sameHeader(name, disk, src)
+		if !ok {
+			return nil, nil, false
 		}
-		changed[filepath.Clean(name)] = true
+		name = filepath.Clean(name)
+		changed[name] = true
+		if len(d) > 0 {
+			dropped[name] = d
+		}
 	}
-	return changed, true
+	return changed, dropped, true
 }
 
 // sameHeader reports whether the overlay src of the Go file name has the
 // package clause and build constraints of disk, the file on disk, and
-// imports no package that disk does not import. A file that does not
-// parse up to its imports, or that uses cgo, is not the same.
-func sameHeader(name string, disk, src []byte) bool {
+// imports no package that disk does not import; dropped are the import
+// paths of disk that src does not import. A file that does not parse up
+// to its imports, or that uses cgo, is not the same.
+func sameHeader(name string, disk, src []byte) (dropped []string, ok bool) {
 	if filepath.Ext(name) != ".go" {
-		return false
+		return nil, false
 	}
 	fset := token.NewFileSet()
 	d, err := parser.ParseFile(fset, name, disk, parser.ImportsOnly|parser.ParseComments)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	s, err := parser.ParseFile(fset, name, src, parser.ImportsOnly|parser.ParseComments)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	if d.Name.Name != s.Name.Name || !slices.Equal(constraints(d), constraints(s)) {
-		return false
+		return nil, false
+	}
+	inSrc := make(map[string]bool)
+	for _, im := range s.Imports {
+		path, err := strconv.Unquote(im.Path.Value)
+		if err != nil || path == "C" {
+			return nil, false
+		}
+		inSrc[path] = true
 	}
 	onDisk := make(map[string]bool)
 	for _, im := range d.Imports {
-		onDisk[im.Path.Value] = true
-	}
-	for _, im := range s.Imports {
-		if !onDisk[im.Path.Value] || im.Path.Value == `"C"` {
-			return false
+		path, err := strconv.Unquote(im.Path.Value)
+		if err != nil || path == "C" {
+			return nil, false
+		}
+		onDisk[path] = true
+		if !inSrc[path] && !slices.Contains(dropped, path) {
+			dropped = append(dropped, path)
 		}
 	}
-	return true
+	for path := range inSrc {
+		if !onDisk[path] {
+			return nil, false
+		}
+	}
+	return dropped, true
+}
+
+// droppedBroken reports whether a package of the graph of roots imports, in
+// the disk's version of an overlaid file only (dropped, as returned by
+// overlayAtParse), a package that does not load. The go command listed
+// that import, which the overlay removes: make-HO's blanked generated
+// files drop the import of compho, which a GOPATH tree may not have.
+func droppedBroken(roots []*packages.Package, dropped map[string][]string) bool {
+	if len(dropped) == 0 {
+		return false
+	}
+	broken := false
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		for _, name := range p.CompiledGoFiles {
+			for _, path := range dropped[filepath.Clean(name)] {
+				if ip := p.Imports[path]; ip == nil || len(ip.Errors) > 0 || ip.IllTyped {
+					broken = true
+				}
+			}
+		}
+	})
+	return broken
 }
 
 // constraints returns the //go:build and // +build lines before the

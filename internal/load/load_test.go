@@ -91,8 +91,8 @@ func checked(t *testing.T, opts Options, wantErrs ...string) *packages.Package {
 	if !slices.Equal(errs, wantErrs) {
 		t.Fatalf("errors:\n%s\nwant\n%s", strings.Join(errs, "\n"), strings.Join(wantErrs, "\n"))
 	}
-	if len(good) != 1 {
-		t.Fatalf("%d good packages, want 1", len(good))
+	if len(good) != 1 || good[0].IllTyped {
+		t.Fatalf("%d good packages, want 1 that is not ill-typed", len(good))
 	}
 	return good[0]
 }
@@ -177,6 +177,25 @@ func TestOverlayAtParse(t *testing.T) {
 	}
 }
 
+// TestOverlayDropsImport checks an overlay that drops an import: applied
+// at parse time when the dropped package loads, handed to the go command
+// when it does not (its errors would otherwise reach the importer).
+func TestOverlayDropsImport(t *testing.T) {
+	dir := module(t)
+	plainPath := filepath.Join(dir, "plain", "plain.go")
+	dropped := []byte("package plain\n\n// Upper returns s.\nfunc Upper(s string) string { return s }\n")
+	opts := options(dir, "./plain")
+	opts.Overlay = map[string][]byte{plainPath: dropped}
+	if got, want := origins(checked(t, opts)), "strings:export"; got != want {
+		t.Errorf("dropping strings: imports %s, want %s", got, want)
+	}
+
+	testenv.WriteFiles(t, dir, map[string]string{"plain/plain.go": strings.Replace(plainGo, `import "strings"`, "import (\n\t\"strings\"\n\n\t\"example.com/m/missing\"\n)\n\nvar _ = missing.X", 1)})
+	if got, want := origins(checked(t, opts)), ""; got != want {
+		t.Errorf("dropping a missing package: imports %q, want %q", got, want)
+	}
+}
+
 // TestOverlayGoCommand checks overlays that the go command must see: a new
 // import, a new file. Everything then comes from source.
 func TestOverlayGoCommand(t *testing.T) {
@@ -210,8 +229,8 @@ func TestErrors(t *testing.T) {
 
 	opts.Overlay = map[string][]byte{badPath: []byte(strings.Replace(badGo, `"x"`, "1", 1))}
 	good, errs, err = Checked(opts)
-	if err != nil || len(errs) != 0 || len(good) != 2 {
-		t.Fatalf("fixed by an overlay: errs %q, err %v, %d good packages; want none and 2", errs, err, len(good))
+	if err != nil || len(errs) != 0 || len(good) != 2 || good[0].IllTyped || good[1].IllTyped {
+		t.Fatalf("fixed by an overlay: errs %q, err %v, %d good packages; want none and 2, not ill-typed", errs, err, len(good))
 	}
 
 	good, errs, err = Checked(options(dir, "./nonexistent/..."))
