@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/internal/driver"
+	"github.com/ccvet/ccvet/internal/load"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 )
@@ -16,8 +17,9 @@ import (
 // (recipe go-ibft-2024), the package of the "under one second"
 // target. The tree is prepared once, as TestEval does; then:
 //
-//   - load: packages.Load of ./core as driver.Analyze does it (go list,
-//     parsing and type-checking core and all its dependencies from source);
+//   - load: load.Checked of ./core as driver.Analyze does it (go list
+//     -export, parsing and type-checking core, and its dependencies that
+//     carry //sync: directives, from source; the others from export data);
 //   - analyze: checker.Analyze of the suite plus the advisory analyzers on
 //     the loaded packages, as driver.Analyze runs it: the analysis of core
 //     and the facts pass over every dependency. Its metrics: root-ms, the
@@ -49,32 +51,30 @@ func BenchmarkGoIBFTCore(b *testing.B) {
 	analyzers := slices.Concat(analyzer.Suite, analyzer.Advisory)
 	// The configuration of driver.Analyze without test files, as in
 	// TestEval.
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: root}
-	load := func(b *testing.B) []*packages.Package {
-		pkgs, err := packages.Load(cfg, r.packages...)
+	opts := load.Options{Patterns: r.packages, Dir: root}
+	loadCore := func(b *testing.B) []*packages.Package {
+		pkgs, errs, err := load.Checked(opts)
 		if err != nil {
 			b.Fatal(err)
+		}
+		for _, e := range errs {
+			b.Error(e)
 		}
 		if len(pkgs) != 1 {
 			b.Fatalf("loaded %d packages, want 1", len(pkgs))
 		}
-		packages.Visit(pkgs, nil, func(p *packages.Package) {
-			for _, e := range p.Errors {
-				b.Errorf("%s: %v", p.PkgPath, e)
-			}
-		})
 		return pkgs
 	}
 
 	b.Run("load", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			load(b)
+			loadCore(b)
 		}
 	})
 
 	b.Run("analyze", func(b *testing.B) {
-		pkgs := load(b)
+		pkgs := loadCore(b)
 		b.ReportAllocs()
 		var root, deps time.Duration
 		findings := 0

@@ -56,7 +56,7 @@ func Run() {
 const wantMsg = "message msgs.Msg maps 2 tag component(s) but is used in a loop tagged ballot (1 variables): give one component per variable, _ for one it does not carry"
 
 // run runs the command name in dir, outside any workspace.
-func run(t *testing.T, dir string, name string, args ...string) (stdout, stderr string, code int) {
+func run(t testing.TB, dir string, name string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir

@@ -12,8 +12,9 @@
 // Options.Tests is false) with [driver.Analyze], the same loader and
 // checker as the standalone command. The text of every open document is
 // passed as an overlay, so unsaved edits are analysed; changes only
-// update the overlay, because an analysis takes seconds and is run on
-// open and on save only. After each analysis the server publishes the
+// update the overlay, because every analysis runs the go command (see
+// docs/architecture-loading.md for what is loaded from source), so it is
+// run on open and on save only. After each analysis the server publishes the
 // diagnostics of every file of the package that has findings now or had
 // them after the previous analysis (an empty list clears a fixed file),
 // and of every open file of the package. Closing a document clears its
