@@ -180,8 +180,9 @@ func (e *engine) finishStats(complete bool) {
 	s.Sends = sortedPos(a.sends)
 	s.Receives = sortedPos(a.receives)
 	boxes := make(map[string]bool)
+	assigns := make(map[*ast.File][]ast.Node)
 	for p := range a.stores {
-		boxes[e.storedIn(p)] = true
+		boxes[e.storedIn(p, assigns)] = true
 	}
 	s.Mailboxes = sortedKeys(boxes)
 	msgs, unmatched, others := make(map[string]bool), make(map[string]bool), make(map[string]bool)
@@ -219,23 +220,33 @@ func sortedKeys(m map[string]bool) []string {
 // storedIn names the variable a store at pos writes, as the source does:
 // the left-hand side of the innermost assignment around pos, without its
 // indexes (acks for acks[m.From] = m). A store that is not an assignment
-// is named by its line.
-func (e *engine) storedIn(pos token.Pos) string {
+// is named by its line. assigns caches the assignments of each file, in
+// source order.
+func (e *engine) storedIn(pos token.Pos, assigns map[*ast.File][]ast.Node) string {
 	var best ast.Node
 	for _, f := range e.pass.Files {
 		if pos < f.FileStart || pos > f.FileEnd {
 			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil || pos < n.Pos() || pos >= n.End() {
-				return false
-			}
-			switch n.(type) {
-			case *ast.AssignStmt, *ast.IncDecStmt:
+		list, ok := assigns[f]
+		if !ok {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n.(type) {
+				case *ast.AssignStmt, *ast.IncDecStmt:
+					list = append(list, n)
+				}
+				return true
+			})
+			assigns[f] = list
+		}
+		// In source order, an assignment nested in another (inside a
+		// function literal on its right) comes after it: the last one
+		// around pos is the innermost.
+		for _, n := range list {
+			if n.Pos() <= pos && pos < n.End() {
 				best = n
 			}
-			return true
-		})
+		}
 	}
 	var lhs ast.Expr
 	switch n := best.(type) {
