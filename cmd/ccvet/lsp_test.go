@@ -161,7 +161,16 @@ func TestLSP(t *testing.T) {
 	}
 
 	// The fix is in the editor only: the file on disk keeps the violation.
-	fixed := strings.Replace(procGo, "msgs.Msg{Ballot: ballot}", "ballot", 1)
+	// The loop gets the second tag variable that msgs.Msg carries (only
+	// dropping the message would leave a loop in which nothing is checked,
+	// itself a finding).
+	fixed := strings.NewReplacer(
+		"\t//sync:tag ballot\n", "\tvar step msgs.Step\n\t//sync:tag ballot,step\n",
+		"msgs.Msg{Ballot: ballot}", "msgs.Msg{Ballot: ballot, Step: step}",
+	).Replace(procGo)
+	if !strings.Contains(fixed, "//sync:tag ballot,step") || !strings.Contains(fixed, "Step: step}") {
+		t.Fatalf("the fix did not apply to procGo:\n%s", fixed)
+	}
 	notify("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": proc, "version": 2},
 		"contentChanges": []any{map[string]any{"text": fixed}},

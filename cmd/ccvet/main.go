@@ -10,7 +10,9 @@
 //	ccvet makeho [-o dir] [-check] [packages]
 //	go vet -vettool=$(which ccvet) [packages]
 //
-// Run 'ccvet -h' for the flags. 'ccvet lsp' is a language server that
+// Run 'ccvet -h' for the flags; 'ccvet -v' also prints, per tagged loop,
+// what was checked and the verdict of each condition, and 'ccvet help
+// NAME' an analyzer's rules. 'ccvet lsp' is a language server that
 // publishes the findings as diagnostics in an editor, beside gopls.
 // 'ccvet makeho' generates the round-based (CompHO) machine of every loop
 // that ccvet proves communication-closed (see package makeho).

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,6 +45,9 @@ type LoopSummary struct {
 	// those among them whose //sync:msg does not fit the tag (not checked).
 	MessageTypes []string `json:"messageTypes"`
 	Unmatched    []string `json:"unmatchedTypes,omitempty"`
+	// OtherLoops are the message types of other tagged loops that the
+	// loop reaches (nested in it, or in a helper it calls), checked there.
+	OtherLoops []string `json:"otherLoopTypes,omitempty"`
 	// Complete is false when the analysis stopped early on this loop.
 	Complete   bool               `json:"complete"`
 	Conditions []ConditionVerdict `json:"conditions"`
@@ -178,6 +182,7 @@ func newLoopSummary(fset *token.FileSet, l *tagflow.Loop) *LoopSummary {
 		Mailboxes:    nonNil(st.Mailboxes),
 		MessageTypes: nonNil(st.MsgTypes),
 		Unmatched:    st.Unmatched,
+		OtherLoops:   st.Others,
 		Complete:     st.Complete,
 	}
 	s.Posn = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
@@ -261,12 +266,26 @@ func writeSummary(w io.Writer, loops []LoopSummary, t Total) {
 		fmt.Fprintf(w, "%s: loop tagged %s in %s\n", l.Posn, l.Tag, l.Func)
 		fmt.Fprintf(w, "\trounds: %d%s\n", len(l.Rounds), list(l.Rounds))
 		fmt.Fprintf(w, "\tsends: %d, receptions: %d, mailboxes: %d%s\n", l.Sends, l.Receptions, len(l.Mailboxes), list(l.Mailboxes))
-		types := strings.Join(l.MessageTypes, ", ")
-		if len(l.MessageTypes) == 0 {
+		var checked []string
+		for _, m := range l.MessageTypes {
+			if !slices.Contains(l.Unmatched, m) {
+				checked = append(checked, m)
+			}
+		}
+		types := strings.Join(checked, ", ")
+		switch {
+		case len(l.MessageTypes) == 0 && len(l.OtherLoops) > 0:
+			types = "none of its own"
+		case len(l.MessageTypes) == 0:
 			types = "none: nothing is checked (annotate the message types with //sync:msg)"
+		case len(checked) == 0:
+			types = "none checked"
 		}
 		if len(l.Unmatched) > 0 {
-			types += " (not checked, their //sync:msg does not fit the tag: " + strings.Join(l.Unmatched, ", ") + ")"
+			types += "; not checked, their //sync:msg does not fit the tag: " + strings.Join(l.Unmatched, ", ")
+		}
+		if len(l.OtherLoops) > 0 {
+			types += "; of the other tagged loops it reaches, checked there: " + strings.Join(l.OtherLoops, ", ")
 		}
 		fmt.Fprintf(w, "\tmessage types: %s\n", types)
 		if !l.Complete {

@@ -33,8 +33,11 @@
 // is checked, and its silence would read as a proof ("the loop tagged
 // p.ballot,p.step sends and receives no //sync:msg type: nothing is
 // checked"). Annotate the message types with //sync:msg, and the functions
-// that send or receive them with //sync:send and //sync:recv. A loop whose
-// analysis stopped early is left to its "cannot prove" findings.
+// that send or receive them with //sync:send and //sync:recv. Only a
+// silent loop is reported: one with findings of its own (a "cannot prove"
+// where the analysis stopped early or met a call it cannot follow) is left
+// to them, and one that reaches the messages of another tagged loop to
+// that loop's checks.
 //
 // A mistake in an annotation silently weakens every check that relies on
 // it, so these diagnostics should be fixed first.

@@ -75,11 +75,14 @@ func run(pass *analysis.Pass) (any, error) {
 // uncheckedLoops reports each tagged loop in which the dataflow found no
 // message type sent or received: the four conditions are about messages,
 // so such a loop is checked for nothing, and its silence would read as a
-// proof. A loop whose analysis stopped early is left to its "cannot
-// prove" findings.
+// proof. Only silent loops are reported: one with findings of its own
+// (a "cannot prove" where the analysis stopped early, a call it cannot
+// follow) is left to them, and one that reaches the messages of another
+// tagged loop (nested in it, or in a helper it calls) to that loop's
+// checks.
 func uncheckedLoops(rep *report.Reporter, res *tagflow.Result) {
 	for _, l := range res.Loops {
-		if !l.Stats.Complete || len(l.Stats.MsgTypes) > 0 {
+		if !l.Stats.Complete || len(l.Findings) > 0 || len(l.Stats.MsgTypes) > 0 || len(l.Stats.Others) > 0 {
 			continue
 		}
 		d := l.Ann.Directive

@@ -328,7 +328,9 @@ func (e *engine) sendCheck(fr *frame, st *pstate, val ssa.Value, pos token.Pos) 
 	m := e.ann.MsgOf(val.Type())
 	if m != nil {
 		e.noteMsg(m)
-		e.noteComm(st, pos, true)
+		if len(m.Components) == len(e.vars) {
+			e.noteComm(st, pos, true)
+		}
 	}
 	if m == nil {
 		// An envelope built in place (transport.Envelope{From: id, Msg: m}):

@@ -85,7 +85,9 @@ func (e *engine) setRecv(fr *frame, b *ssa.BasicBlock, st *pstate, val term, typ
 	r := &recvState{fr: fr, b: b, pos: pos, ok: ok, okErr: okErr}
 	if val != "" && typ != nil && e.mayHoldMsg(typ, 0) {
 		r.val, r.may = val, true
-		e.noteComm(st, pos, false)
+		if m := e.ann.MsgOf(typ); m == nil || len(m.Components) == len(e.vars) {
+			e.noteComm(st, pos, false)
+		}
 	}
 	st.recv = r
 }

@@ -37,8 +37,14 @@ type Stats struct {
 	MsgTypes []string
 	// Unmatched are the message types among MsgTypes whose //sync:msg
 	// does not have one component per synchronization variable of the
-	// loop: they are not checked (syncdirective reports them).
+	// loop, nor of any tagged loop of the package: they are not checked
+	// (syncdirective reports them).
 	Unmatched []string
+	// Others are the message types the analysis met that fit the tag of
+	// another tagged loop of the package and not this one's (those of a
+	// nested loop, or of a loop in a helper it calls): they are checked
+	// in that loop, and not counted here.
+	Others []string
 	// Complete is false when the analysis of the loop stopped before the
 	// end (a limit or an internal error, reported as "cannot prove"): what
 	// it did not reach is not counted.
@@ -57,6 +63,7 @@ type statsAcc struct {
 	stores    map[token.Pos]bool
 	msgs      map[*annotations.Msg]bool
 	unmatched map[*annotations.Msg]bool
+	others    map[*annotations.Msg]bool
 }
 
 func (e *engine) acc() *statsAcc {
@@ -68,27 +75,39 @@ func (e *engine) acc() *statsAcc {
 			stores:    make(map[token.Pos]bool),
 			msgs:      make(map[*annotations.Msg]bool),
 			unmatched: make(map[*annotations.Msg]bool),
+			others:    make(map[*annotations.Msg]bool),
 		}
 	}
 	return e.stats
 }
 
-// noteMsg records that message type m is sent or received by the loop.
+// noteMsg records that message type m is sent or received by the loop: a
+// type of its own if its mapping fits the loop's tag, or fits no tagged
+// loop of the package (a mistake syncdirective reports), and otherwise a
+// type of another loop.
 func (e *engine) noteMsg(m *annotations.Msg) {
 	if m == nil {
 		return
 	}
 	a := e.acc()
-	a.msgs[m] = true
-	if len(m.Components) != len(e.vars) {
-		a.unmatched[m] = true
+	if len(m.Components) == len(e.vars) {
+		a.msgs[m] = true
+		return
 	}
+	for _, l := range e.ann.Loops {
+		if len(l.Vars) == len(m.Components) {
+			a.others[m] = true
+			return
+		}
+	}
+	a.msgs[m] = true
+	a.unmatched[m] = true
 }
 
 // noteComm records a send (or a receive) of a message at pos, and the
 // round the path is in there.
 func (e *engine) noteComm(st *pstate, pos token.Pos, send bool) {
-	if !pos.IsValid() {
+	if !pos.IsValid() || e.inOtherLoop(pos) {
 		return
 	}
 	a := e.acc()
@@ -119,9 +138,24 @@ func (e *engine) noteComm(st *pstate, pos token.Pos, send bool) {
 	a.rounds[NotConstant] = nil
 }
 
+// inOtherLoop reports whether pos lies in another tagged loop than the one
+// analysed, nested in it or in a helper it calls: what happens there is
+// counted, and checked, for that loop.
+func (e *engine) inOtherLoop(pos token.Pos) bool {
+	for _, l := range e.ann.Loops {
+		if l == e.loop || l.Stmt.Pos() <= e.loop.Pos() && e.loop.Stmt.End() <= l.Stmt.End() {
+			continue // this loop, or one around it
+		}
+		if l.Stmt.Pos() <= pos && pos < l.Stmt.End() {
+			return true
+		}
+	}
+	return false
+}
+
 // noteStore records a store of a received message checked at pos.
 func (e *engine) noteStore(pos token.Pos) {
-	if pos.IsValid() {
+	if pos.IsValid() && !e.inOtherLoop(pos) {
 		e.acc().stores[pos] = true
 	}
 }
@@ -146,18 +180,22 @@ func (e *engine) finishStats(complete bool) {
 	s.Sends = sortedPos(a.sends)
 	s.Receives = sortedPos(a.receives)
 	boxes := make(map[string]bool)
+	assigns := make(map[*ast.File][]ast.Node)
 	for p := range a.stores {
-		boxes[e.storedIn(p)] = true
+		boxes[e.storedIn(p, assigns)] = true
 	}
 	s.Mailboxes = sortedKeys(boxes)
-	msgs, unmatched := make(map[string]bool), make(map[string]bool)
+	msgs, unmatched, others := make(map[string]bool), make(map[string]bool), make(map[string]bool)
 	for m := range a.msgs {
 		msgs[m.Name(e.pass.Pkg)] = true
 		if a.unmatched[m] {
 			unmatched[m.Name(e.pass.Pkg)] = true
 		}
 	}
-	s.MsgTypes, s.Unmatched = sortedKeys(msgs), sortedKeys(unmatched)
+	for m := range a.others {
+		others[m.Name(e.pass.Pkg)] = true
+	}
+	s.MsgTypes, s.Unmatched, s.Others = sortedKeys(msgs), sortedKeys(unmatched), sortedKeys(others)
 	e.out.Stats = s
 }
 
@@ -182,23 +220,33 @@ func sortedKeys(m map[string]bool) []string {
 // storedIn names the variable a store at pos writes, as the source does:
 // the left-hand side of the innermost assignment around pos, without its
 // indexes (acks for acks[m.From] = m). A store that is not an assignment
-// is named by its line.
-func (e *engine) storedIn(pos token.Pos) string {
+// is named by its line. assigns caches the assignments of each file, in
+// source order.
+func (e *engine) storedIn(pos token.Pos, assigns map[*ast.File][]ast.Node) string {
 	var best ast.Node
 	for _, f := range e.pass.Files {
 		if pos < f.FileStart || pos > f.FileEnd {
 			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil || pos < n.Pos() || pos >= n.End() {
-				return false
-			}
-			switch n.(type) {
-			case *ast.AssignStmt, *ast.IncDecStmt:
+		list, ok := assigns[f]
+		if !ok {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n.(type) {
+				case *ast.AssignStmt, *ast.IncDecStmt:
+					list = append(list, n)
+				}
+				return true
+			})
+			assigns[f] = list
+		}
+		// In source order, an assignment nested in another (inside a
+		// function literal on its right) comes after it: the last one
+		// around pos is the innermost.
+		for _, n := range list {
+			if n.Pos() <= pos && pos < n.End() {
 				best = n
 			}
-			return true
-		})
+		}
 	}
 	var lhs ast.Expr
 	switch n := best.(type) {

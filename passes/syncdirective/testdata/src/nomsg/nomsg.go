@@ -98,3 +98,55 @@ func (p *Proc) asserted() {
 		}
 	}
 }
+
+// Slotted is the message of the loop in replicate, whose tag has four
+// variables.
+//
+//sync:msg Ballot,Step,Slot,SStep
+type Slotted struct {
+	Ballot, Slot, SStep int
+	Step                Step
+}
+
+type Replica struct {
+	ballot, slot, sstep int
+	step                Step
+	out                 chan Slotted
+}
+
+// outer exchanges no message of its own: the loop of replicate, which it
+// calls, does, and is checked for them.
+func (r *Replica) outer() {
+	//sync:tag r.ballot,r.step
+	for {
+		r.ballot++
+		r.step = Ack
+		r.replicate()
+	}
+}
+
+func (r *Replica) replicate() {
+	//sync:tag r.ballot,r.step,r.slot,r.sstep
+	for r.slot = 0; r.slot < 3; r.slot++ {
+		r.sstep = 0
+		r.out <- Slotted{Ballot: r.ballot, Step: r.step, Slot: r.slot, SStep: r.sstep}
+	}
+}
+
+// Writer may set the ballot: a call of it through an interface cannot be
+// followed.
+type Writer interface{ Write(p *Proc) }
+
+func (p *Proc) Write(q *Proc) { q.ballot = 0 }
+
+// notSilent exchanges no message, but has a finding of its own (condition
+// I cannot be proven at the interface call, which syncmono reports): it is
+// not silent, and is left to that finding.
+func (p *Proc) notSilent(w Writer) {
+	//sync:tag p.ballot,p.step
+	for range p.in {
+		p.ballot++
+		p.step = Prepare
+		w.Write(p)
+	}
+}

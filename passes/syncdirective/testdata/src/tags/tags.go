@@ -93,7 +93,7 @@ func (p *Proc) nested(slots []int) {
 	var slot, sstep int
 	//sync:tag p.ballot,p.step // want `nothing is checked`
 	for {
-		//sync:tag p.ballot,p.step,slot,sstep // want `nothing is checked`
+		//sync:tag p.ballot,p.step,slot,sstep
 		for range slots {
 			slot++
 			sstep = 0
