@@ -20,15 +20,16 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:       "syncannotations",
 	Doc:        "resolves //sync: directives (internal; reports nothing)",
-	URL:        DocsURL + "#the-annotation-language",
+	URL:        "https://github.com/ccvet/ccvet/blob/main/docs/annotations.md",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Annotations](),
 	FactTypes:  []analysis.Fact{new(MsgFact), new(CommFact), new(ForeignFact)},
 }
 
 // DocsURL is the base of the documentation links in analyzer docs and
-// diagnostics.
-const DocsURL = "https://github.com/ccvet/ccvet/blob/main/README.md"
+// diagnostics: the page of the analyzers, which has a section named after
+// each.
+const DocsURL = "https://github.com/ccvet/ccvet/blob/main/docs/analyzers.md"
 
 type resolver struct {
 	pass *analysis.Pass

@@ -1,6 +1,6 @@
 // Package eval runs ccvet on pinned versions of public Go consensus
 // implementations, annotated by the recipes in recipes/*.txt, and compares
-// the findings with the ones the recipes expect. EVALUATION.md at the root
+// the findings with the ones the recipes expect. docs/evaluation.md at the root
 // of the repository triages every expected finding.
 //
 // The targets are downloaded from the Go module proxy, so the test is

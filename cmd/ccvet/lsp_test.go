@@ -146,7 +146,7 @@ func TestLSP(t *testing.T) {
 		Source:   "ccvet",
 		Message:  wantMsg,
 	}}
-	want[0].CodeDescription.Href = "https://github.com/ccvet/ccvet/blob/main/README.md#syncdirective"
+	want[0].CodeDescription.Href = "https://github.com/ccvet/ccvet/blob/main/docs/analyzers.md#syncdirective"
 	want[0].RelatedInformation = append(want[0].RelatedInformation,
 		struct {
 			Location location

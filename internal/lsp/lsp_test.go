@@ -266,7 +266,7 @@ func syncdirective(start, end position, msg string, related ...diagnosticRelated
 		Range:              lspRange{Start: start, End: end},
 		Severity:           severityError,
 		Code:               "syncdirective",
-		CodeDescription:    &codeDescription{Href: "https://github.com/ccvet/ccvet/blob/main/README.md#syncdirective"},
+		CodeDescription:    &codeDescription{Href: "https://github.com/ccvet/ccvet/blob/main/docs/analyzers.md#syncdirective"},
 		Source:             "ccvet",
 		Message:            msg,
 		RelatedInformation: related,

@@ -9,7 +9,7 @@
 // type-check every package of the build, the standard library included,
 // even when no analyzer has anything to say about it. That made
 // 'go vet -vettool=ccvet' cost as much as plain go vet on code without a
-// single directive (EVALUATION.md, "Cost on large code"). This driver takes
+// single directive (docs/evaluation.md, "Cost on large code"). This driver takes
 // the types of the imports from the compiler's export data the go command
 // already built (vet.cfg's PackageFile), and its fact files carry facts
 // only, so a package with no //sync: text in its files, which is nearly

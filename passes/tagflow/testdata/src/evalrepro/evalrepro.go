@@ -1,5 +1,5 @@
 // Package evalrepro holds reductions of what the real-world evaluation
-// (EVALUATION.md) found, each asserting what the analysis now says.
+// (docs/evaluation.md) found, each asserting what the analysis now says.
 package evalrepro
 
 import "log"

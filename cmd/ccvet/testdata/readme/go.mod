@@ -1,0 +1,3 @@
+module example.com/leader
+
+go 1.26
