@@ -137,7 +137,7 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 		return
 	}
 	v := s.terms[vr.key]
-	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, at: v.at, msg: v.msg})
+	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, at: v.at, msg: v.msg})
 	s.terms[r.key] = c
 	la.stored(s, r.key, v, coll, instr)
 }
@@ -147,7 +147,7 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 // received message kept beyond the current iteration of the reception,
 // and the jump condition IV owes from then on.
 func (la *loopAnalysis) stored(s *state, key termKey, t term, addr ssa.Value, instr ssa.Instruction) {
-	if !t.recv || !la.inRegion(instr) || !la.persistent(addr, instr) {
+	if !t.direct || !la.inRegion(instr) || !la.persistent(addr, instr) {
 		return
 	}
 	la.checkIII(s, t, instr.Pos(), "stored")
@@ -184,7 +184,7 @@ func (la *loopAnalysis) storeUntracked(s *state, addr, val ssa.Value, instr ssa.
 		return
 	}
 	if vr, ok := s.regs[val]; ok {
-		if t := s.terms[vr.key]; t.recv && t.kind == messageTerm {
+		if t := s.terms[vr.key]; t.direct && t.kind == messageTerm {
 			la.checkIII(s, t, instr.Pos(), "kept in the state")
 		}
 	}
@@ -235,6 +235,7 @@ func (la *loopAnalysis) send(s *state, c *ssa.CallCommon, instr *ssa.Call) {
 		}
 	}
 	s.last = equalSet(la.k)
+	s.endDirect()
 }
 
 func (la *loopAnalysis) recv(s *state, instr *ssa.Call) {
@@ -243,13 +244,16 @@ func (la *loopAnalysis) recv(s *state, instr *ssa.Call) {
 		la.checkIV(s, instr, "receives")
 	}
 	s.last = equalSet(la.k)
+	s.endDirect()
 	t := instr.Type()
 	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
 		t = tup.At(0).Type()
 	}
 	m := la.msgOf(t)
 	key := regKey(instr)
-	s.terms[key] = la.freshMessage(s, m, true, instr.Pos())
+	t2 := la.freshMessage(s, m, true, instr.Pos())
+	t2.direct = true
+	s.terms[key] = t2
 	s.regs[instr] = ref{key: key, comp: wholeComp}
 }
 

@@ -209,3 +209,15 @@ func composeRel(a, b lexrel.Rel) lexrel.Rel {
 	x := lexrel.Of(a).Compose(lexrel.Of(b))
 	return x.Component(0)
 }
+
+// endDirect ends the reception of the message last received: from the
+// next communication point on, what it was stored into is a mailbox read
+// back, not the reception's write.
+func (s *state) endDirect() {
+	for key, t := range s.terms {
+		if t.direct {
+			t.direct = false
+			s.terms[key] = t
+		}
+	}
+}

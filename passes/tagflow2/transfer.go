@@ -323,7 +323,7 @@ func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
 // collection r is.
 func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
 	c := s.terms[r.key]
-	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, at: c.at}
+	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, at: c.at} // not direct: read back from a mailbox
 	t.consts = c.consts
 	s.terms[regKey(v)] = t
 	s.regs[v] = ref{key: regKey(v), comp: wholeComp}
@@ -647,6 +647,7 @@ func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
 	if t := s.terms[r.key]; m != nil && t.kind == messageTerm && t.msg == nil {
 		nt := la.freshMessage(s, m, t.recv, t.at)
 		nt.rel = nt.rel.Intersect(t.rel)
+		nt.direct = t.direct
 		s.terms[regKey(in)] = nt
 		s.regs[in] = ref{key: regKey(in), comp: r.comp}
 		return

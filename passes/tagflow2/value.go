@@ -144,6 +144,12 @@ type term struct {
 	// recv marks a received message, a collection holding received
 	// messages, or an integer read from a received message's data.
 	recv bool
+	// direct marks the message just received, and a collection it was
+	// just added to, until the next communication point: what a store
+	// then writes is the reception's write, which condition III is
+	// about. A message read back from a mailbox later is not direct:
+	// using it updates the state after the reception.
+	direct bool
 	// at is where a received message was received (the receive call);
 	// findings of condition III and IV point back to it.
 	at token.Pos
@@ -155,6 +161,7 @@ func (t term) join(u term) term {
 		t.consts[i] = t.consts[i].union(u.consts[i])
 	}
 	t.recv = t.recv || u.recv
+	t.direct = t.direct || u.direct
 	if t.at == token.NoPos || (u.at != token.NoPos && u.at < t.at) {
 		t.at = u.at
 	}
