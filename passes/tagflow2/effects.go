@@ -17,6 +17,16 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		la.assignSync(s, i, val)
 		return
 	}
+	if p, ok := val.(*ssa.Parameter); ok {
+		// A parameter spilled to its local: the caller's value, not a new
+		// store.
+		if r, ok := s.regs[p]; ok {
+			if ar, ok := la.addrRef(s, addr); ok && ar.comp == wholeComp {
+				s.terms[ar.key] = s.terms[r.key]
+			}
+		}
+		return
+	}
 	if la.storesWholeSync(addr) {
 		// The struct holding the tag is written whole (*p = process{...}):
 		// every component it holds becomes what the value has, which the
@@ -171,6 +181,11 @@ func (la *loopAnalysis) persistent(addr ssa.Value, instr ssa.Instruction) bool {
 	if !ok || a.Heap && strings.Contains(l.path, "*") {
 		return true
 	}
+	if a.Parent() != la.fn {
+		// A local of a called function: what it holds reaches the loop
+		// only through the function's results, checked where they land.
+		return false
+	}
 	nl := la.innermost(instr.Block())
 	return nl == nil || !nl.blocks[a.Block()]
 }
@@ -204,6 +219,10 @@ func (la *loopAnalysis) call(s *state, c *ssa.CallCommon, instr *ssa.Call) {
 		la.builtin(s, b, c, instr)
 		return
 	}
+	if f := la.followable(c); f != nil {
+		la.callFunction(s, f, c, instr)
+		return
+	}
 	la.opaqueCall(s, c, instr)
 }
 
@@ -220,10 +239,16 @@ func (la *loopAnalysis) commOf(c *ssa.CallCommon) *annotations.Comm {
 }
 
 func (la *loopAnalysis) send(s *state, c *ssa.CallCommon, instr *ssa.Call) {
+	la.sendValues(s, instr, c.Args)
+}
+
+// sendValues is a send of the messages among vals at instr: conditions I,
+// II and IV there, and a communication point.
+func (la *loopAnalysis) sendValues(s *state, instr ssa.Instruction, vals []ssa.Value) {
 	if la.inRegion(instr) {
 		la.checkI(s, instr.Pos())
 		la.checkIV(s, instr, "sends")
-		for _, a := range c.Args {
+		for _, a := range vals {
 			if la.msgOf(a.Type()) == nil {
 				continue
 			}
@@ -239,22 +264,106 @@ func (la *loopAnalysis) send(s *state, c *ssa.CallCommon, instr *ssa.Call) {
 }
 
 func (la *loopAnalysis) recv(s *state, instr *ssa.Call) {
+	la.receivePoint(s, instr)
+	t := instr.Type()
+	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+		t = tup.At(0).Type()
+	}
+	la.received(s, instr, t)
+}
+
+// receivePoint is a receive as a communication point: condition I there,
+// the end of the previous message's reception, and condition IV when it
+// is not part of the reception that stored a later round's message.
+func (la *loopAnalysis) receivePoint(s *state, instr ssa.Instruction) {
 	if la.inRegion(instr) {
 		la.checkI(s, instr.Pos())
 		la.checkIV(s, instr, "receives")
 	}
 	s.last = equalSet(la.k)
 	s.endDirect()
-	t := instr.Type()
-	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
-		t = tup.At(0).Type()
-	}
+}
+
+// received makes v the message just received, of static type t (a
+// message type, or an interface whose dynamic type is asserted later).
+func (la *loopAnalysis) received(s *state, v ssa.Value, t types.Type) {
+	key := regKey(v)
 	m := la.msgOf(t)
-	key := regKey(instr)
-	t2 := la.freshMessage(s, m, true, instr.Pos())
-	t2.direct = true
-	s.terms[key] = t2
-	s.regs[instr] = ref{key: key, comp: wholeComp}
+	nt := la.freshMessage(s, m, true, v.Pos())
+	nt.direct = true
+	s.terms[key] = nt
+	s.regs[v] = ref{key: key, comp: wholeComp}
+}
+
+// carriesMessages reports whether a channel's element type may be a
+// message: a message type, or an interface.
+func (la *loopAnalysis) carriesMessages(ch types.Type) (types.Type, bool) {
+	c, ok := ch.Underlying().(*types.Chan)
+	if !ok {
+		return nil, false
+	}
+	e := c.Elem()
+	return e, la.msgOf(e) != nil || types.IsInterface(e)
+}
+
+// chanRecv interprets <-ch on a channel of messages: a receive.
+func (la *loopAnalysis) chanRecv(s *state, u *ssa.UnOp) {
+	elem, ok := la.carriesMessages(u.X.Type())
+	if !ok {
+		delete(s.regs, u)
+		return
+	}
+	la.receivePoint(s, u)
+	la.received(s, u, elem)
+}
+
+// chanSend interprets ch <- m on a channel of messages: a send.
+func (la *loopAnalysis) chanSend(s *state, in *ssa.Send) {
+	if _, ok := la.carriesMessages(in.Chan.Type()); !ok {
+		return
+	}
+	la.sendValues(s, in, []ssa.Value{in.X})
+}
+
+// selectStmt interprets a select: each case that sends a message is a
+// send (checked as if taken), and a select with a case receiving messages
+// is a receive point; the values are made by selectValue.
+func (la *loopAnalysis) selectStmt(s *state, sel *ssa.Select) {
+	recvs := false
+	for _, st := range sel.States {
+		if _, ok := la.carriesMessages(st.Chan.Type()); !ok {
+			continue
+		}
+		if st.Dir == types.SendOnly {
+			la.sendValues(s, sel, []ssa.Value{st.Send})
+		} else {
+			recvs = true
+		}
+	}
+	if recvs {
+		la.receivePoint(s, sel)
+	}
+}
+
+// selectValue makes the value a select received in one of its cases.
+func (la *loopAnalysis) selectValue(s *state, sel *ssa.Select, x *ssa.Extract) {
+	delete(s.regs, x)
+	i := x.Index - 2 // the tuple is (index, recvOk, r_0, r_1, ...)
+	if i < 0 {
+		return
+	}
+	for _, st := range sel.States {
+		if st.Dir != types.RecvOnly {
+			continue
+		}
+		if i == 0 {
+			if elem, ok := la.carriesMessages(st.Chan.Type()); ok {
+				la.received(s, x, elem)
+			}
+			return
+		}
+		i--
+	}
 }
 
 func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, instr *ssa.Call) {
@@ -286,7 +395,7 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 	eff := la.sum.of(c)
 	if eff.comm && la.inRegion(instr) {
 		for cond := 1; cond <= 4; cond++ {
-			la.report(cond, instr.Pos(), true, "%s sends or receives, and calls are not summarised yet", name)
+			la.report(cond, instr.Pos(), true, "%s sends or receives in code the analysis does not follow (a call through an interface or a function value, recursion, or more than %d calls deep)", name, maxCallDepth)
 		}
 	}
 	for i := range la.k {

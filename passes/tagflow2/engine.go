@@ -36,6 +36,23 @@ type loopAnalysis struct {
 
 	reporting bool
 	findings  map[findingKey]tagflow.Finding
+
+	// calls is the stack of the package functions being analysed for a
+	// call (callee analysis), innermost last; calledInRegion says whether
+	// the outermost call is in the tagged loop, where the callees' code
+	// is checked.
+	calls          []*ssa.Function
+	calledInRegion bool
+	callSite       token.Pos // the outermost call being analysed
+	funcLoops      map[*ssa.Function][]*natLoop
+	memo           map[*ssa.Function][]memoEntry
+}
+
+// A memoEntry is a callee analysis: the state at the call and the state
+// at the callee's return.
+type memoEntry struct {
+	entry, exit *state
+	result      *term
 }
 
 type findingKey struct {
@@ -47,8 +64,10 @@ type findingKey struct {
 func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annotations.Loop, fn *ssa.Function, sum *summaries) *loopAnalysis {
 	return &loopAnalysis{
 		pass: pass, ann: ann, loop: l, fn: fn, sum: sum, k: len(l.Vars),
-		syncBase: make(map[ssa.Value]int),
-		findings: make(map[findingKey]tagflow.Finding),
+		syncBase:  make(map[ssa.Value]int),
+		findings:  make(map[findingKey]tagflow.Finding),
+		funcLoops: make(map[*ssa.Function][]*natLoop),
+		memo:      make(map[*ssa.Function][]memoEntry),
 	}
 }
 
@@ -61,6 +80,7 @@ func (la *loopAnalysis) run() []tagflow.Finding {
 		return []tagflow.Finding{unproven(la.loop.Pos(), 0, "a tag of %d variables (the analysis handles up to %d)", la.k, lexrel.MaxK)}
 	}
 	la.loops = naturalLoops(la.fn)
+	la.funcLoops[la.fn] = la.loops
 	nl := loopOf(la.loops, la.loop.Stmt)
 	if nl == nil {
 		return []tagflow.Finding{unproven(la.loop.Pos(), 0, "cannot find the loop in SSA (does its body ever repeat?)")}
@@ -106,6 +126,14 @@ func unproven(pos token.Pos, cond int, format string, args ...any) tagflow.Findi
 // report records a finding when the checking pass runs.
 func (la *loopAnalysis) report(cond int, pos token.Pos, unprovenOnly bool, format string, args ...any) {
 	if !la.reporting {
+		return
+	}
+	if !pos.IsValid() {
+		// Code with no position (made by the compiler) is reported at
+		// the call in the loop that reached it.
+		pos = la.callSite
+	}
+	if !pos.IsValid() {
 		return
 	}
 	f := tagflow.Finding{Cond: cond, Pos: pos, Unproven: unprovenOnly, Message: fmt.Sprintf(format, args...)}
@@ -219,13 +247,21 @@ func fieldOf(fa *ssa.FieldAddr) *types.Var {
 // inRegion reports whether instr is in the tagged loop, where the
 // conditions are checked.
 func (la *loopAnalysis) inRegion(instr ssa.Instruction) bool {
+	if instr.Parent() != la.fn {
+		return la.calledInRegion
+	}
 	return la.region[instr.Block()]
 }
 
 // innermost is the innermost natural loop containing b, or nil.
 func (la *loopAnalysis) innermost(b *ssa.BasicBlock) *natLoop {
+	loops, ok := la.funcLoops[b.Parent()]
+	if !ok {
+		loops = naturalLoops(b.Parent())
+		la.funcLoops[b.Parent()] = loops
+	}
 	var best *natLoop
-	for _, nl := range la.loops {
+	for _, nl := range loops {
 		if nl.blocks[b] && (best == nil || len(nl.blocks) < len(best.blocks)) {
 			best = nl
 		}

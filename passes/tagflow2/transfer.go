@@ -56,9 +56,18 @@ func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
 	case *ssa.Store:
 		la.store(s, in.Addr, in.Val, in)
 	case *ssa.UnOp:
-		if in.Op == token.MUL {
+		switch in.Op {
+		case token.MUL:
 			la.load(s, in)
+		case token.ARROW:
+			la.chanRecv(s, in)
+		default:
+			delete(s.regs, in)
 		}
+	case *ssa.Send:
+		la.chanSend(s, in)
+	case *ssa.Select:
+		la.selectStmt(s, in)
 	case *ssa.FieldAddr:
 		la.fieldAddr(s, in)
 	case *ssa.Field:
@@ -253,8 +262,11 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 		return ref{}, false
 	}
 	elem := p.Elem()
+	// A location holds a message (or a pointer to one: messages are not
+	// changed once received), a collection of them, or an interface that
+	// may hold one.
 	m, coll := la.msgOf(elem), la.elemMsg(elem)
-	if (m == nil || isPointer(elem)) && coll == nil {
+	if m == nil && coll == nil && !types.IsInterface(elem) {
 		return ref{}, false
 	}
 	l, ok := accessPath(addr)
@@ -664,6 +676,10 @@ func (la *loopAnalysis) extract(s *state, in *ssa.Extract) {
 			return
 		}
 		delete(s.regs, in)
+		return
+	}
+	if sel, isSelect := in.Tuple.(*ssa.Select); isSelect {
+		la.selectValue(s, sel, in)
 		return
 	}
 	if in.Index == 0 {
