@@ -1,6 +1,9 @@
 package tagflow2
 
 import (
+	"go/constant"
+	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -40,28 +43,30 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 	args := c.Args
 	for i, p := range f.Params {
 		if i < len(args) {
+			// A parameter is the caller's value: what the callee learns
+			// of it (a filter in a predicate helper) holds in the caller.
 			if r, ok := s.regs[args[i]]; ok {
-				entry.terms[regKey(p)] = entry.terms[r.key]
-				entry.regs[p] = ref{key: regKey(p), comp: r.comp}
+				entry.regs[p] = r
 			}
 		}
 	}
-	var exit *state
-	var result *term
+	var out calleeExit
+	found := false
 	if !la.reporting {
 		for _, m := range la.memo[f] {
 			if (lattice{}).Equals(m.entry, entry) {
-				exit, result = m.exit, m.result
+				out, found = m.out, true
 				break
 			}
 		}
 	}
-	if exit == nil {
-		exit, result = la.analyseCallee(f, entry, instr)
+	if !found {
+		out = la.analyseCallee(f, entry, instr)
 		if !la.reporting {
-			la.memo[f] = append(la.memo[f], memoEntry{entry: entry, exit: exit, result: result})
+			la.memo[f] = append(la.memo[f], memoEntry{entry: entry, out: out})
 		}
 	}
+	exit, result := out.exit, out.result
 	if exit == nil {
 		// The callee never returns (it panics or loops forever): what
 		// follows the call is unreachable through it; keep the caller's
@@ -69,19 +74,55 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 		return
 	}
 	regs := s.regs
-	*s = *exit.clone()
-	s.regs = regs
+	*s = *la.afterCall(exit, regs, instr, result)
+	if out.ifTrue != nil || out.ifFalse != nil {
+		la.predicates[instr] = predicate{
+			after:   s.clone(),
+			ifTrue:  la.afterCall(out.ifTrue, regs, instr, result),
+			ifFalse: la.afterCall(out.ifFalse, regs, instr, result),
+		}
+	} else {
+		delete(la.predicates, instr)
+	}
+}
+
+// afterCall is the caller's state after the call instr, from the
+// callee's state at its returns: the caller's registers, and the call's
+// value.
+func (la *loopAnalysis) afterCall(exit *state, regs map[ssa.Value]ref, instr *ssa.Call, result *term) *state {
+	if exit == nil {
+		return nil
+	}
+	s := exit.clone()
+	s.regs = maps.Clone(regs)
 	delete(s.regs, instr)
 	if result != nil {
 		s.terms[regKey(instr)] = *result
 		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
 	}
+	return s
+}
+
+// A predicate is what a call of a function returning a bool tells the
+// caller's branch on its result: the state after the call, and the states
+// at the callee's returns of true and of false.
+type predicate struct {
+	after, ifTrue, ifFalse *state
+}
+
+// A calleeExit is the result of analysing a call: the join of the states
+// at the callee's returns, the message or collection it returns, and, for
+// a function returning one bool, the joins of the returns of true and of
+// false.
+type calleeExit struct {
+	exit, ifTrue, ifFalse *state
+	result                *term
 }
 
 // analyseCallee runs the fixpoint over f's body from entry and returns
 // the join of the states at its returns, and of its returned message or
 // collection.
-func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.Call) (*state, *term) {
+func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.Call) calleeExit {
 	outer := len(la.calls) == 0
 	if outer {
 		la.calledInRegion = la.inRegion(call)
@@ -98,8 +139,8 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 		return la.edge(f.Blocks[from], f.Blocks[to], la.block(f.Blocks[from], in))
 	})
 	la.reporting = reporting
-	var exit *state
-	var result *term
+	var out calleeExit
+	boolResult := f.Signature.Results().Len() == 1 && isBool(f.Signature.Results().At(0).Type())
 	for _, b := range f.Blocks {
 		in := res.In(b.Index)
 		end := la.block(b, in) // checks the callee's code when reporting
@@ -107,18 +148,92 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 		if !ok || end == nil {
 			continue
 		}
-		exit = (lattice{}).Merge(exit, end)
+		out.exit = (lattice{}).Merge(out.exit, end)
+		if boolResult {
+			v := ret.Results[0]
+			if phi, ok := v.(*ssa.Phi); ok && phi.Block() == b {
+				// a && b and a || b return a phi: each incoming edge
+				// returns its own operand.
+				for i, pred := range b.Preds {
+					e := la.block(b, la.edge(pred, b, res.Edge(pred.Index, b.Index)))
+					out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(e, phi.Edges[i], true))
+					out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(e, phi.Edges[i], false))
+				}
+			} else {
+				out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(end, v, true))
+				out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(end, v, false))
+			}
+		}
 		for _, v := range ret.Results {
 			if r, ok := end.regs[v]; ok && r.comp == wholeComp {
 				t := end.terms[r.key]
-				if result == nil {
-					result = &t
+				if out.result == nil {
+					out.result = &t
 				} else {
-					j := result.join(t)
-					result = &j
+					j := out.result.join(t)
+					out.result = &j
 				}
 			}
 		}
 	}
-	return exit, result
+	return out
+}
+
+// returning restricts the state at a return of the boolean v to the
+// executions that return want: a constant that is not want is none, a
+// comparison is assumed to hold (or not).
+func (la *loopAnalysis) returning(s *state, v ssa.Value, want bool) *state {
+	if s == nil {
+		return nil
+	}
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool {
+		if constant.BoolVal(c.Value) != want {
+			return nil
+		}
+		return s
+	}
+	return la.branch(s, v, want)
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// paramOf returns the parameter whose spill addr is: in naive form a
+// function's entry stores each parameter in a local, and when nothing
+// else stores there, a load of it is the parameter.
+func (la *loopAnalysis) paramOf(addr ssa.Value) (*ssa.Parameter, bool) {
+	a, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	f := a.Parent()
+	spills, ok := la.spills[f]
+	if !ok {
+		spills = make(map[*ssa.Alloc]*ssa.Parameter)
+		stores := make(map[*ssa.Alloc]int)
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if al, ok := st.Addr.(*ssa.Alloc); ok {
+					stores[al]++
+					if p, ok := st.Val.(*ssa.Parameter); ok && b.Index == 0 {
+						spills[al] = p
+					}
+				}
+			}
+		}
+		for al := range spills {
+			if stores[al] != 1 {
+				delete(spills, al)
+			}
+		}
+		la.spills[f] = spills
+	}
+	p, ok := spills[a]
+	return p, ok
 }

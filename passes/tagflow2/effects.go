@@ -249,12 +249,11 @@ func (la *loopAnalysis) sendValues(s *state, instr ssa.Instruction, vals []ssa.V
 		la.checkI(s, instr.Pos())
 		la.checkIV(s, instr, "sends")
 		for _, a := range vals {
-			if la.msgOf(a.Type()) == nil {
-				continue
-			}
-			if r, ok := s.regs[a]; ok && r.comp == wholeComp {
-				la.checkII(s, s.terms[r.key], instr.Pos())
-			} else {
+			t, ok, isMsg := la.sentMessage(s, a)
+			switch {
+			case ok && t.msg != nil:
+				la.checkII(s, t, instr.Pos())
+			case isMsg:
 				la.report(2, instr.Pos(), true, "the message sent is not one the analysis follows")
 			}
 		}
@@ -285,25 +284,60 @@ func (la *loopAnalysis) receivePoint(s *state, instr ssa.Instruction) {
 }
 
 // received makes v the message just received, of static type t (a
-// message type, or an interface whose dynamic type is asserted later).
+// message type, an interface whose dynamic type is asserted later, or an
+// envelope carrying one).
 func (la *loopAnalysis) received(s *state, v ssa.Value, t types.Type) {
 	key := regKey(v)
-	m := la.msgOf(t)
-	nt := la.freshMessage(s, m, true, v.Pos())
+	env := la.envelopeField(t)
+	if env >= 0 {
+		t = t.Underlying().(*types.Struct).Field(env).Type()
+	}
+	nt := la.freshMessage(s, la.msgOf(t), true, v.Pos())
 	nt.direct = true
+	nt.envField = int8(env + 1)
 	s.terms[key] = nt
 	s.regs[v] = ref{key: key, comp: wholeComp}
 }
 
 // carriesMessages reports whether a channel's element type may be a
-// message: a message type, or an interface.
+// message: a message type, an interface, or an envelope.
 func (la *loopAnalysis) carriesMessages(ch types.Type) (types.Type, bool) {
 	c, ok := ch.Underlying().(*types.Chan)
 	if !ok {
 		return nil, false
 	}
 	e := c.Elem()
-	return e, la.msgOf(e) != nil || types.IsInterface(e)
+	return e, la.mayBeMessage(e) || la.envelopeField(e) >= 0
+}
+
+// mayBeMessage reports whether a value of type t may be a message: a
+// message type, a pointer to one, or an interface.
+func (la *loopAnalysis) mayBeMessage(t types.Type) bool {
+	return la.msgOf(t) != nil || types.IsInterface(t)
+}
+
+// envelopeField is the index of the field of the struct t that carries a
+// message (an envelope: the message and who sent it), or -1 when t is no
+// envelope: a struct, not itself a message type, with exactly one field
+// that may hold a message.
+func (la *loopAnalysis) envelopeField(t types.Type) int {
+	if la.msgOf(t) != nil {
+		return -1
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return -1
+	}
+	found := -1
+	for i := range st.NumFields() {
+		if la.mayBeMessage(st.Field(i).Type()) {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
 }
 
 // chanRecv interprets <-ch on a channel of messages: a receive.
@@ -612,4 +646,31 @@ func (la *loopAnalysis) outer() *natLoop {
 		}
 	}
 	return nil
+}
+
+// sentMessage finds the message a sent value is or carries: the value
+// itself, or the message field of an envelope built in place (a composite
+// literal) or received. isMsg says whether the value's type makes it a
+// message the send must be checked for.
+func (la *loopAnalysis) sentMessage(s *state, v ssa.Value) (t term, ok, isMsg bool) {
+	isMsg = la.msgOf(v.Type()) != nil
+	if r, found := s.regs[v]; found && r.comp == wholeComp {
+		if t, found := s.terms[r.key]; found && t.kind == messageTerm {
+			return t, true, isMsg || t.msg != nil
+		}
+	}
+	env := la.envelopeField(v.Type())
+	if env < 0 {
+		return term{}, false, isMsg
+	}
+	isMsg = la.msgOf(v.Type().Underlying().(*types.Struct).Field(env).Type()) != nil
+	if u, isLoad := v.(*ssa.UnOp); isLoad && u.Op == token.MUL {
+		if l, found := accessPath(u.X); found {
+			l.path += "." + strconv.Itoa(env)
+			if t, found := s.terms[locKey(l)]; found && t.kind == messageTerm {
+				return t, true, isMsg || t.msg != nil
+			}
+		}
+	}
+	return term{}, false, isMsg
 }

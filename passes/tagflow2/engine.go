@@ -46,13 +46,17 @@ type loopAnalysis struct {
 	callSite       token.Pos // the outermost call being analysed
 	funcLoops      map[*ssa.Function][]*natLoop
 	memo           map[*ssa.Function][]memoEntry
+	// predicates are the last analysed calls of functions returning a
+	// bool, for the branch on their result.
+	predicates map[*ssa.Call]predicate
+	spills     map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter
 }
 
 // A memoEntry is a callee analysis: the state at the call and the state
 // at the callee's return.
 type memoEntry struct {
-	entry, exit *state
-	result      *term
+	entry *state
+	out   calleeExit
 }
 
 type findingKey struct {
@@ -64,10 +68,12 @@ type findingKey struct {
 func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annotations.Loop, fn *ssa.Function, sum *summaries) *loopAnalysis {
 	return &loopAnalysis{
 		pass: pass, ann: ann, loop: l, fn: fn, sum: sum, k: len(l.Vars),
-		syncBase:  make(map[ssa.Value]int),
-		findings:  make(map[findingKey]tagflow.Finding),
-		funcLoops: make(map[*ssa.Function][]*natLoop),
-		memo:      make(map[*ssa.Function][]memoEntry),
+		syncBase:   make(map[ssa.Value]int),
+		findings:   make(map[findingKey]tagflow.Finding),
+		funcLoops:  make(map[*ssa.Function][]*natLoop),
+		memo:       make(map[*ssa.Function][]memoEntry),
+		predicates: make(map[*ssa.Call]predicate),
+		spills:     make(map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter),
 	}
 }
 

@@ -266,7 +266,8 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 	// changed once received), a collection of them, or an interface that
 	// may hold one.
 	m, coll := la.msgOf(elem), la.elemMsg(elem)
-	if m == nil && coll == nil && !types.IsInterface(elem) {
+	env := la.envelopeField(elem)
+	if m == nil && coll == nil && !types.IsInterface(elem) && env < 0 {
 		return ref{}, false
 	}
 	l, ok := accessPath(addr)
@@ -277,9 +278,14 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 	if _, ok := s.terms[key]; !ok {
 		// A location not written in this function: its content is
 		// whatever the code before left there.
-		if coll != nil {
+		switch {
+		case coll != nil:
 			s.terms[key] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: coll, recv: true}
-		} else {
+		case env >= 0:
+			t := la.freshMessage(s, la.msgOf(elem.Underlying().(*types.Struct).Field(env).Type()), true, token.NoPos)
+			t.envField = int8(env + 1)
+			s.terms[key] = t
+		default:
 			s.terms[key] = la.freshMessage(s, m, true, token.NoPos)
 		}
 	}
@@ -309,6 +315,12 @@ func (la *loopAnalysis) load(s *state, u *ssa.UnOp) {
 		s.terms[regKey(u)] = t
 		s.regs[u] = ref{key: regKey(u), comp: int8(i)}
 		return
+	}
+	if p, ok := la.paramOf(u.X); ok {
+		if _, tracked := s.regs[p]; tracked {
+			la.alias(s, u, p)
+			return
+		}
 	}
 	r, ok := la.addrRef(s, u.X)
 	if !ok {
@@ -380,6 +392,11 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 			x = f.X
 		default:
 			var base ref
+			if p, ok := la.paramOf(x); ok {
+				if _, tracked := s.regs[p]; tracked {
+					x = p
+				}
+			}
 			if r, ok := s.regs[x]; ok {
 				base = r
 			} else if r, ok := la.addrRef(s, x); ok {
@@ -390,6 +407,16 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 			t, ok := s.terms[base.key]
 			if !ok || base.comp != wholeComp || t.kind != messageTerm {
 				return ref{}, false
+			}
+			if t.envField > 0 {
+				// Selecting the message out of a received envelope.
+				if path[0] != int(t.envField)-1 {
+					return ref{key: base.key, comp: dataComp}, true
+				}
+				path = path[1:]
+				if len(path) == 0 {
+					return ref{key: base.key, comp: wholeComp}, true
+				}
 			}
 			return ref{key: base.key, comp: componentOf(t.msg, path)}, true
 		}
@@ -570,6 +597,15 @@ var tokenRel = map[token.Token]lexrel.Rel{
 // not; nil when none is possible.
 func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 	switch c := cond.(type) {
+	case *ssa.Call:
+		// A predicate helper: the state its returns of that value left,
+		// if nothing happened since the call.
+		if p, ok := la.predicates[c]; ok && (lattice{}).Equals(p.after, s) {
+			if taken {
+				return p.ifTrue
+			}
+			return p.ifFalse
+		}
 	case *ssa.UnOp:
 		if c.Op == token.NOT {
 			return la.branch(s, c.X, !taken)

@@ -150,6 +150,10 @@ type term struct {
 	// about. A message read back from a mailbox later is not direct:
 	// using it updates the state after the reception.
 	direct bool
+	// envField is, for a received envelope (a struct carrying a message
+	// in one field), the index of that field plus one; 0 otherwise.
+	// Selecting it gives the message.
+	envField int8
 	// at is where a received message was received (the receive call);
 	// findings of condition III and IV point back to it.
 	at token.Pos
