@@ -2,6 +2,7 @@ package tagflow2
 
 import (
 	"go/constant"
+	"go/token"
 	"go/types"
 	"maps"
 	"slices"
@@ -151,11 +152,19 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 		out.exit = (lattice{}).Merge(out.exit, end)
 		if boolResult {
 			v := ret.Results[0]
+			if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				// Naive SSA returns through the result's local.
+				if l, ok := accessPath(ld.X); ok {
+					if bv, ok := end.bools[l]; ok {
+						v = bv
+					}
+				}
+			}
 			if phi, ok := v.(*ssa.Phi); ok && phi.Block() == b {
 				// a && b and a || b return a phi: each incoming edge
 				// returns its own operand.
 				for i, pred := range b.Preds {
-					e := la.block(b, la.edge(pred, b, res.Edge(pred.Index, b.Index)))
+					e := la.block(b, res.Edge(pred.Index, b.Index))
 					out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(e, phi.Edges[i], true))
 					out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(e, phi.Edges[i], false))
 				}
@@ -185,6 +194,13 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 func (la *loopAnalysis) returning(s *state, v ssa.Value, want bool) *state {
 	if s == nil {
 		return nil
+	}
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if l, ok := accessPath(ld.X); ok {
+			if bv, ok := s.bools[l]; ok {
+				v = bv
+			}
+		}
 	}
 	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool {
 		if constant.BoolVal(c.Value) != want {

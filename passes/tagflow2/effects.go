@@ -17,6 +17,16 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		la.assignSync(s, i, val)
 		return
 	}
+	if isBool(val.Type()) {
+		if l, ok := accessPath(addr); ok {
+			switch val.(type) {
+			case *ssa.BinOp, *ssa.Const, *ssa.UnOp, *ssa.Call, *ssa.Phi:
+				s.bools[l] = val
+			default:
+				delete(s.bools, l)
+			}
+		}
+	}
 	if p, ok := val.(*ssa.Parameter); ok {
 		// A parameter spilled to its local: the caller's value, not a new
 		// store.
@@ -50,6 +60,11 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		if vr, ok := s.regs[val]; ok && vr.comp == wholeComp {
 			t := s.terms[vr.key]
 			t.kind = old.kind
+			if old.envField > 0 && la.envelopeField(addr.Type().Underlying().(*types.Pointer).Elem()) < 0 {
+				// The message put in an envelope's message field: the
+				// location still holds the envelope.
+				t.envField = old.envField
+			}
 			if old.kind == collectionTerm && s.terms[vr.key].kind == messageTerm {
 				// A single message stored as a collection's content.
 				t.kind = collectionTerm
@@ -191,9 +206,11 @@ func (la *loopAnalysis) persistent(addr ssa.Value, instr ssa.Instruction) bool {
 }
 
 // storeUntracked interprets a store to a location the analysis does not
-// track: data of a received message kept in the state is a store of that
-// message (condition III), and any write of the state is an update that
-// condition IV's jump must precede.
+// track: data of the message just received kept in the state is a store
+// of that message (condition III). Condition IV is checked at the next
+// communication point, not at such updates: the local statements between
+// two communication points are one step of the round, so a process may
+// record its old ballot, then jump.
 func (la *loopAnalysis) storeUntracked(s *state, addr, val ssa.Value, instr ssa.Instruction) {
 	if !la.inRegion(instr) || !la.persistent(addr, instr) {
 		return
@@ -203,7 +220,6 @@ func (la *loopAnalysis) storeUntracked(s *state, addr, val ssa.Value, instr ssa.
 			la.checkIII(s, t, instr.Pos(), "kept in the state")
 		}
 	}
-	la.checkIV(s, instr, "updates its state")
 }
 
 func (la *loopAnalysis) call(s *state, c *ssa.CallCommon, instr *ssa.Call) {
@@ -604,7 +620,7 @@ func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 			delete(s.pending, key)
 			continue
 		}
-		if _, isRecv := instr.(*ssa.Call); isRecv && what == "receives" && la.sameReception(s, key, instr) {
+		if what == "receives" && la.sameReception(s, key, instr) {
 			continue
 		}
 		delete(s.pending, key)

@@ -30,6 +30,11 @@ type state struct {
 	// round and that condition IV has not seen the process jump to: the
 	// value is true when every path stored one (a must).
 	pending map[termKey]bool
+	// bools are the locations of booleans holding the value of a
+	// comparison (or a constant) computed earlier: in naive SSA, a && b
+	// used as a value goes through one, and a branch on it is a branch on
+	// the comparison.
+	bools map[loc]ssa.Value
 }
 
 func newState(k int) *state {
@@ -39,6 +44,7 @@ func newState(k int) *state {
 		terms:   make(map[termKey]term),
 		regs:    make(map[ssa.Value]ref),
 		pending: make(map[termKey]bool),
+		bools:   make(map[loc]ssa.Value),
 	}
 }
 
@@ -50,6 +56,7 @@ func (s *state) clone() *state {
 	c.terms = maps.Clone(s.terms)
 	c.regs = maps.Clone(s.regs)
 	c.pending = maps.Clone(s.pending)
+	c.bools = maps.Clone(s.bools)
 	return &c
 }
 
@@ -63,7 +70,7 @@ func (lattice) Equals(a, b *state) bool {
 		return a == b
 	}
 	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last &&
-		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending)
+		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.bools, b.bools)
 }
 
 func (lattice) Merge(a, b *state) *state {
@@ -118,6 +125,11 @@ func (lattice) Merge(a, b *state) *state {
 	for key := range b.pending {
 		if _, ok := a.pending[key]; !ok {
 			out.pending[key] = false
+		}
+	}
+	for l, v := range a.bools {
+		if b.bools[l] != v {
+			delete(out.bools, l)
 		}
 	}
 	return out

@@ -610,6 +610,14 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		if c.Op == token.NOT {
 			return la.branch(s, c.X, !taken)
 		}
+		if c.Op == token.MUL {
+			// A boolean read back from where a comparison was kept.
+			if l, ok := accessPath(c.X); ok {
+				if v, ok := s.bools[l]; ok && v != cond {
+					return la.branch(s, v, taken)
+				}
+			}
+		}
 	case *ssa.BinOp:
 		op, ok := tokenRel[c.Op]
 		if !ok {
