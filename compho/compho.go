@@ -34,6 +34,10 @@ func (mb Mailbox) Senders() []PID {
 type Round struct {
 	// Name identifies the round in positions and errors.
 	Name string
+	// Source is where the round is in the asynchronous code the machine
+	// was generated from, as file:line (make-HO sets it); it is shown in
+	// the traces of an exploration.
+	Source string
 	// Send sends the round's messages with Ctx.Send and Ctx.Broadcast.
 	// It should not change the state of the machine. Nil means sending
 	// nothing.

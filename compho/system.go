@@ -242,7 +242,8 @@ func (s *System) FinishOne(p PID) error {
 
 // Key writes the state of process p to k: the machine type, phase
 // (a Counter) and round of each frame, the call it belongs to and waits
-// for, and the Key of each machine (of the root only once it finished).
+// for, and the Key of each machine (of the root only once it finished);
+// between Update and Finish, also the machine its Update called.
 // Every machine must implement Keyer.
 func (s *System) Key(p PID, k *Key) error {
 	pr := &s.ex.procs[p]
@@ -272,7 +273,31 @@ func (s *System) Key(p PID, k *Key) error {
 		kr.Key(k)
 	}
 	k.Uint(uint64(membersOf(pr.wait)))
+	// Between Update and Finish: the machine the Update called.
+	if m := pr.ctx.call; m != nil && pr.group >= 0 && s.began {
+		kr, ok := m.(Keyer)
+		if !ok {
+			return fmt.Errorf("compho: %T does not implement Keyer", m)
+		}
+		k.String(fmt.Sprintf("%T", m))
+		kr.Key(k)
+	}
 	return nil
+}
+
+// Source returns where the round that process p executes in the current
+// step (see Position) is in the user's source, as file:line: the Source
+// of the round (set by make-HO); empty if unknown or p is not running.
+func (s *System) Source(p PID) string {
+	if !s.began {
+		s.ex.positions()
+	}
+	pr := &s.ex.procs[p]
+	if len(pr.stack) == 0 || pr.wait != nil {
+		return ""
+	}
+	top := &pr.stack[len(pr.stack)-1]
+	return top.rounds[top.round].Source
 }
 
 func membersOf(c *call) Set {

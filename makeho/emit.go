@@ -134,7 +134,7 @@ func (g *loopGen) emit() ([]byte, error) {
 	fmt.Fprintf(&table, "return []compho.Round{\n")
 	for _, r := range g.rounds {
 		name := exported(r.c.Name())
-		fmt.Fprintf(&table, "{Name: %q, Send: %s.Send%s, Update: %s.Update%s},\n", r.c.Name(), m, name, m, name)
+		fmt.Fprintf(&table, "{Name: %q, Source: %q, Send: %s.Send%s, Update: %s.Update%s},\n", r.c.Name(), g.roundSource(r), m, name, m, name)
 	}
 	table.WriteString("}")
 	g.method(&b, "Rounds returns the round table: one phase.", "Rounds() []compho.Round", table.String())
@@ -142,6 +142,18 @@ func (g *loopGen) emit() ([]byte, error) {
 	g.emitClone(&b, fields)
 	g.emitKey(&b, fields)
 	return b.Bytes(), nil
+}
+
+// roundSource is where round r starts in the source, as file:line: the
+// statement that enters it, else its send, else the loop.
+func (g *loopGen) roundSource(r *round) string {
+	switch {
+	case r.sw != nil:
+		return lineOf(g.fset, r.sw.Pos())
+	case len(r.send) > 0:
+		return lineOf(g.fset, r.send[0].Pos())
+	}
+	return lineOf(g.fset, g.loop.Pos())
 }
 
 type field struct {
