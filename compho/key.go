@@ -23,9 +23,12 @@ type Keyer interface {
 // the fields are.
 type Key struct {
 	buf []byte
-	// AbstractCounters leaves out the values written with Counter: the
-	// phase counters of a protocol whose transitions do not depend on
-	// them (OneThirdRule), so that its state space is finite.
+	// AbstractCounters leaves out the counters (see Counter) and resets
+	// them to zero: the phase counters of a protocol whose transitions do
+	// not depend on them (OneThirdRule), so that its state space is
+	// finite. The reset makes the processes of states that differ only
+	// in their counters agree on them again (a process compares the
+	// phase its messages carry with its own).
 	AbstractCounters bool
 }
 
@@ -57,13 +60,21 @@ func (k *Key) String(s string) {
 	k.buf = append(k.buf, s...)
 }
 
-// Counter writes a counter that only numbers phases or iterations (the
-// phase variable of a loop's tag, the iteration count of a range loop):
-// unless AbstractCounters is set, it is written like Int.
-func (k *Key) Counter(v int64) {
-	if !k.AbstractCounters {
-		k.Int(v)
+// An Integer is a type of integers.
+type Integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+}
+
+// Counter writes *v, a counter that only numbers phases or iterations
+// (the phase variable of a loop's tag, the iteration count of a range
+// loop), to k: unless k.AbstractCounters is set, it is written like an
+// integer; if it is, nothing is written and *v is set to zero.
+func Counter[T Integer](k *Key, v *T) {
+	if k.AbstractCounters {
+		*v = 0
+		return
 	}
+	k.Int(int64(*v))
 }
 
 // Value writes any value by reflection, deeply: the elements of slices,

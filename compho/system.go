@@ -241,7 +241,8 @@ func (s *System) FinishOne(p PID) error {
 }
 
 // Key writes the state of process p to k: the machine type, phase
-// (a Counter) and round of each frame, the call it belongs to and waits
+// (a Counter, reset to zero if k abstracts counters) and round of each
+// frame, the call it belongs to and waits
 // for, and the Key of each machine (of the root only once it finished);
 // between Update and Finish, also the machine its Update called.
 // Every machine must implement Keyer.
@@ -259,10 +260,10 @@ func (s *System) Key(p PID, k *Key) error {
 	for d := range pr.stack {
 		f := &pr.stack[d]
 		k.String(f.name)
-		k.Counter(int64(f.phase))
+		Counter(k, &f.phase)
 		k.Uint(uint64(f.round))
 		if d < len(pr.stack)-1 {
-			k.Counter(int64(f.ranPhase))
+			Counter(k, &f.ranPhase)
 			k.Uint(uint64(f.ranRound))
 		}
 		k.Uint(uint64(membersOf(f.call)))

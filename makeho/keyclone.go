@@ -31,7 +31,7 @@ func (g *loopGen) emitClone(b *bytes.Buffer, fields []field) {
 // emitKey writes the machine's Key method (compho.Keyer): every
 // variable of the loop, those of the process struct it runs on included,
 // except the environment; the phase variable of the loop's tag and the
-// loop's iteration count are counters (compho.Key.Counter), which an
+// loop's iteration count are counters (compho.Counter), which an
 // exploration may abstract.
 func (g *loopGen) emitKey(b *bytes.Buffer, fields []field) {
 	var body strings.Builder
@@ -56,7 +56,7 @@ func (g *loopGen) emitKey(b *bytes.Buffer, fields []field) {
 				case isEnvType(v.Type()):
 					env = append(env, g.recv.Name()+"."+v.Name())
 				case g.isPhase(v):
-					fmt.Fprintf(&body, "k.Counter(int64(%s.%s)) // the phase\n", expr, v.Name())
+					fmt.Fprintf(&body, "compho.Counter(k, &%s.%s) // the phase\n", expr, v.Name())
 				default:
 					body.WriteString(keyStmt(v.Type(), expr+"."+v.Name()))
 				}
@@ -65,9 +65,9 @@ func (g *loopGen) emitKey(b *bytes.Buffer, fields []field) {
 		case isEnvType(f.t):
 			env = append(env, f.name)
 		case f.name == g.iterField && isInteger(f.t):
-			fmt.Fprintf(&body, "k.Counter(int64(%s)) // iterations done\n", expr)
+			fmt.Fprintf(&body, "compho.Counter(k, &%s) // iterations done\n", expr)
 		case g.phase != nil && len(g.phase.Fields) == 0 && g.hoisted[g.phase.Root] == f.name && isInteger(f.t):
-			fmt.Fprintf(&body, "k.Counter(int64(%s)) // the phase\n", expr)
+			fmt.Fprintf(&body, "compho.Counter(k, &%s) // the phase\n", expr)
 		default:
 			body.WriteString(keyStmt(f.t, expr))
 		}
@@ -76,7 +76,7 @@ func (g *loopGen) emitKey(b *bytes.Buffer, fields []field) {
 	if g.calls != nil {
 		fmt.Fprintf(&body, "k.Bool(%s.calling)\n", m)
 	}
-	doc := "Key writes the state of the machine to k (compho.Keyer): its variables,\n// the phase and the iteration count as counters."
+	doc := "Key writes the state of the machine to k (compho.Keyer): its variables,\n// the phase and the iteration count as counters (reset when abstracted)."
 	if len(env) > 0 {
 		doc += " The environment is left out: " + strings.Join(env, ", ") + "."
 	}

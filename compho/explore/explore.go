@@ -1,0 +1,668 @@
+package explore
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ccvet/ccvet/compho"
+)
+
+// A Model is what Explore explores: the initial states, the network
+// assumption, the invariants, and the bounds.
+type Model[M compho.Machine] struct {
+	// Initial lists the initial states: Initial[i][p] is the root
+	// machine of process p in the i-th. The machines must implement
+	// compho.Cloner and compho.Keyer; they are cloned, not run, so
+	// that a counterexample can be replayed on them.
+	Initial [][]M
+	// Network is the assumption on the HO sets; nil means AnyLoss.
+	Network Network
+	// Invariants are checked on every reachable state.
+	Invariants []Invariant[M]
+	// MaxSteps bounds the depth (global steps) of the search; 0 means
+	// no bound: the search ends when no new state is found.
+	MaxSteps int
+	// AbstractCounters leaves the phase counters out of the state (see
+	// compho.Key.Counter): sound only for a protocol whose transitions do
+	// not read its phase, such as OneThirdRule; it makes their state
+	// space finite.
+	AbstractCounters bool
+	// Workers is the number of goroutines expanding states; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// MaxStates stops the search when that many states were found; 0
+	// means no bound.
+	MaxStates int
+}
+
+// An Invariant is a property every reachable state must have.
+type Invariant[M compho.Machine] struct {
+	Name  string
+	Check func(v View[M]) error
+}
+
+// A View is a state as an invariant sees it.
+type View[M compho.Machine] struct {
+	// Procs are the root machines of the processes, indexed by PID. An
+	// invariant must not modify them.
+	Procs []M
+	// Monitor is the network's monitor state (see Network).
+	Monitor uint64
+	// Depth is the number of steps of the shortest execution that
+	// reaches the state.
+	Depth int
+	// Done reports that every process has finished.
+	Done bool
+}
+
+// A Result reports an exploration.
+type Result struct {
+	// States is the number of distinct reachable states found, initial
+	// states included.
+	States int
+	// PhaseStates counts those at a phase boundary: every process that
+	// has not finished is at round 0 of its root machine, none in a call.
+	PhaseStates int
+	// Transitions is the number of successors computed (with
+	// repetitions); Depth the number of steps of the deepest state.
+	Transitions int
+	Depth       int
+	// Bounded reports that the search stopped at MaxSteps or MaxStates
+	// with states left to expand.
+	Bounded bool
+	// Violation is the shortest counterexample found, if any.
+	Violation *Counterexample
+	// Elapsed is the time the search took.
+	Elapsed time.Duration
+}
+
+// ErrNotCloneable is returned for machines that do not implement
+// compho.Cloner or compho.Keyer.
+var ErrNotCloneable = errors.New("explore: machines must implement compho.Cloner and compho.Keyer")
+
+// A node is a reachable state: the interned states of its processes and
+// the monitor, packed in key.
+type node struct {
+	key    string
+	parent *node
+	seq    uint64 // parent's order << 32 | rank among its successors: orders a level
+	order  int    // index in its level
+	depth  int
+}
+
+type shard struct {
+	sync.Mutex
+	m map[string]*node
+}
+
+// engine is the untyped part of the search.
+type engine struct {
+	n        int
+	net      Network
+	abstract bool
+
+	mu   sync.RWMutex
+	ids  map[string]uint32
+	reps []*compho.Local
+
+	shards [256]shard
+	count  atomic.Int64
+}
+
+func newEngine(n int, net Network, abstract bool) *engine {
+	e := &engine{n: n, net: net, abstract: abstract, ids: make(map[string]uint32)}
+	for i := range e.shards {
+		e.shards[i].m = make(map[string]*node)
+	}
+	return e
+}
+
+// intern returns the ID of the process state whose key is k, taking it
+// from take if it is new.
+func (e *engine) intern(k []byte, take func() *compho.Local) uint32 {
+	e.mu.RLock()
+	id, ok := e.ids[string(k)]
+	e.mu.RUnlock()
+	if ok {
+		return id
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if id, ok := e.ids[string(k)]; ok {
+		return id
+	}
+	id = uint32(len(e.reps))
+	e.reps = append(e.reps, take())
+	e.ids[string(k)] = id
+	return id
+}
+
+func (e *engine) locals(ids []uint32) []*compho.Local {
+	ls := make([]*compho.Local, len(ids))
+	e.mu.RLock()
+	for i, id := range ids {
+		ls[i] = e.reps[id]
+	}
+	e.mu.RUnlock()
+	return ls
+}
+
+func (e *engine) pack(ids []uint32, mon uint64) string {
+	b := make([]byte, 4*len(ids)+8)
+	for i, id := range ids {
+		binary.LittleEndian.PutUint32(b[4*i:], id)
+	}
+	binary.LittleEndian.PutUint64(b[4*len(ids):], mon)
+	return string(b)
+}
+
+func (e *engine) unpack(key string) ([]uint32, uint64) {
+	ids := make([]uint32, e.n)
+	for i := range ids {
+		ids[i] = binary.LittleEndian.Uint32([]byte(key[4*i : 4*i+4]))
+	}
+	return ids, binary.LittleEndian.Uint64([]byte(key[4*e.n:]))
+}
+
+func (e *engine) shardOf(key string) *shard {
+	h := uint32(2166136261) // FNV-1a: the keys are short
+	for i := 0; i < len(key); i++ {
+		h = (h ^ uint32(key[i])) * 16777619
+	}
+	return &e.shards[h%uint32(len(e.shards))]
+}
+
+// materialize assembles the system of a node.
+func (e *engine) materialize(key string, depth int) (*compho.System, uint64, error) {
+	ids, mon := e.unpack(key)
+	sys, err := compho.Assemble(e.locals(ids), depth)
+	return sys, mon, err
+}
+
+// A succ is a successor being emitted: its key, and the mode and HO sets
+// that lead to it (valid during the emit call).
+type succ struct {
+	key  string
+	mode int
+	ho   []compho.Set
+}
+
+type option struct {
+	id  uint32
+	tag uint64
+	ho  compho.Set
+}
+
+// expand computes the successors of the state key at depth, calling emit
+// for each (repetitions included) until it returns false.
+func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
+	ids, mon := e.unpack(key)
+	locals := e.locals(ids)
+	sys, err := compho.Assemble(locals, depth)
+	if err != nil {
+		return err
+	}
+	if sys.Done() {
+		return nil
+	}
+	cands, running, err := sys.Begin()
+	if err != nil {
+		return err
+	}
+	modes := e.net.Modes(e.n, mon, cands, running)
+	if !sys.Simple() {
+		return e.expandGeneral(ids, mon, locals, depth, cands, running, modes, emit)
+	}
+	// Each receiver's outcomes, by HO set: its state after the step.
+	cache := make([]map[compho.Set]uint32, e.n)
+	k := &compho.Key{AbstractCounters: e.abstract}
+	outcome := func(p compho.PID, h compho.Set) (uint32, bool, error) {
+		if id, ok := cache[p][h]; ok {
+			return id, true, nil
+		}
+		if err := sys.Replace(p, locals[p]); err != nil {
+			return 0, false, err
+		}
+		called, err := sys.Update(p, h)
+		if err != nil || called {
+			return 0, false, err
+		}
+		if err := sys.FinishOne(p); err != nil {
+			return 0, false, err
+		}
+		k.Reset()
+		if err := sys.Key(p, k); err != nil {
+			return 0, false, err
+		}
+		id := e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(p) })
+		if cache[p] == nil {
+			cache[p] = make(map[compho.Set]uint32)
+		}
+		cache[p][h] = id
+		return id, true, nil
+	}
+	all := make([][][]option, len(modes))
+	for mi, mode := range modes {
+		opts := make([][]option, e.n)
+		for p := range e.n {
+			if !running[p] {
+				opts[p] = []option{{id: ids[p]}}
+				continue
+			}
+			var ferr error
+			simple := true
+			mode.Sets(compho.PID(p), cands[p], func(h compho.Set, tag uint64) {
+				if ferr != nil || !simple {
+					return
+				}
+				id, ok, err := outcome(compho.PID(p), h)
+				if err != nil {
+					ferr = err
+					return
+				}
+				if !ok {
+					simple = false
+					return
+				}
+				for _, o := range opts[p] {
+					if o.id == id && o.tag == tag {
+						return
+					}
+				}
+				opts[p] = append(opts[p], option{id, tag, h})
+			})
+			if ferr != nil {
+				return ferr
+			}
+			if !simple { // an Update called a machine
+				return e.expandGeneral(ids, mon, locals, depth, cands, running, modes, emit)
+			}
+		}
+		all[mi] = opts
+	}
+	for mi, opts := range all {
+		if !e.product(mi, mon, opts, emit) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// product emits the successors of one mode: one per choice of an option
+// for each process. It returns false when emit asked to stop.
+func (e *engine) product(mode int, mon uint64, opts [][]option, emit func(s succ) bool) bool {
+	for _, o := range opts {
+		if len(o) == 0 {
+			return true // a receiver with no allowed set
+		}
+	}
+	idx := make([]int, e.n)
+	ids := make([]uint32, e.n)
+	tags := make([]uint64, e.n)
+	ho := make([]compho.Set, e.n)
+	for {
+		for p, i := range idx {
+			o := opts[p][i]
+			ids[p], tags[p], ho[p] = o.id, o.tag, o.ho
+		}
+		next := e.net.Next(e.n, mon, mode, tags)
+		if !emit(succ{key: e.pack(ids, next), mode: mode, ho: ho}) {
+			return false
+		}
+		p := e.n - 1
+		for ; p >= 0; p-- {
+			if idx[p]++; idx[p] < len(opts[p]) {
+				break
+			}
+			idx[p] = 0
+		}
+		if p < 0 {
+			return true
+		}
+	}
+}
+
+// expandGeneral computes the successors of a state in which a process is
+// in a call or calls a machine: each receiver's options are deduplicated
+// by its state after its Update, and every combination is run as a whole
+// step.
+func (e *engine) expandGeneral(ids []uint32, mon uint64, locals []*compho.Local, depth int, cands []compho.Set, running []bool, modes []Mode, emit func(s succ) bool) error {
+	sys, err := compho.Assemble(locals, depth)
+	if err != nil {
+		return err
+	}
+	if _, _, err := sys.Begin(); err != nil {
+		return err
+	}
+	k := &compho.Key{AbstractCounters: e.abstract}
+	type gopt struct {
+		key string
+		tag uint64
+		ho  compho.Set
+	}
+	cache := make([]map[compho.Set]string, e.n)
+	for mi, mode := range modes {
+		opts := make([][]gopt, e.n)
+		for p := range e.n {
+			if !running[p] {
+				opts[p] = []gopt{{}}
+				continue
+			}
+			var ferr error
+			mode.Sets(compho.PID(p), cands[p], func(h compho.Set, tag uint64) {
+				if ferr != nil {
+					return
+				}
+				s, ok := cache[p][h]
+				if !ok {
+					if ferr = sys.Replace(compho.PID(p), locals[p]); ferr != nil {
+						return
+					}
+					if _, ferr = sys.Update(compho.PID(p), h); ferr != nil {
+						return
+					}
+					k.Reset()
+					if ferr = sys.Key(compho.PID(p), k); ferr != nil {
+						return
+					}
+					s = string(k.Bytes())
+					if cache[p] == nil {
+						cache[p] = make(map[compho.Set]string)
+					}
+					cache[p][h] = s
+				}
+				for _, o := range opts[p] {
+					if o.key == s && o.tag == tag {
+						return
+					}
+				}
+				opts[p] = append(opts[p], gopt{s, tag, h})
+			})
+			if ferr != nil {
+				return ferr
+			}
+			if len(opts[p]) == 0 {
+				opts[p] = nil
+			}
+		}
+		// Every combination, as a whole step.
+		combo := make([][]option, e.n)
+		for p := range opts {
+			for _, o := range opts[p] {
+				combo[p] = append(combo[p], option{tag: o.tag, ho: o.ho})
+			}
+		}
+		var ferr error
+		cont := e.product(mi, mon, combo, func(s succ) bool {
+			step, err := compho.Assemble(locals, depth)
+			if err == nil {
+				_, _, err = step.Begin()
+			}
+			for p := 0; p < e.n && err == nil; p++ {
+				if running[p] {
+					_, err = step.Update(compho.PID(p), s.ho[p])
+				}
+			}
+			if err == nil {
+				err = step.Finish()
+			}
+			next := make([]uint32, e.n)
+			for p := 0; p < e.n && err == nil; p++ {
+				k.Reset()
+				if err = step.Key(compho.PID(p), k); err == nil {
+					next[p] = e.intern(k.Bytes(), func() *compho.Local { return step.Snapshot(compho.PID(p)) })
+				}
+			}
+			if err != nil {
+				ferr = err
+				return false
+			}
+			_, nmon := e.unpack(s.key)
+			return emit(succ{key: e.pack(next, nmon), mode: s.mode, ho: s.ho})
+		})
+		if ferr != nil {
+			return ferr
+		}
+		if !cont {
+			return nil
+		}
+	}
+	return nil
+}
+
+// atBoundary reports whether every process of sys that has not finished
+// is at round 0 of its root machine.
+func atBoundary(sys *compho.System) bool {
+	for p := range sys.N() {
+		st := sys.Stack(compho.PID(p))
+		if len(st) > 1 || len(st) == 1 && (st[0].Round != 0 || st[0].Waiting) {
+			return false
+		}
+	}
+	return true
+}
+
+type violation struct {
+	node *node
+	inv  string
+	err  error
+}
+
+// Explore explores the reachable states of m breadth first and returns
+// what it found: the number of states, and the shortest counterexample
+// to an invariant if there is one. An error reports a machine that
+// cannot be explored (see ErrNotCloneable) or a mistake of a machine
+// (compho.ProtocolError).
+func Explore[M compho.Machine](m Model[M]) (*Result, error) {
+	start := time.Now()
+	if len(m.Initial) == 0 || len(m.Initial[0]) == 0 {
+		return nil, errors.New("explore: no initial state")
+	}
+	n := len(m.Initial[0])
+	net := m.Network
+	if net == nil {
+		net = AnyLoss()
+	}
+	e := newEngine(n, net, m.AbstractCounters)
+	res := &Result{}
+	var level []*node
+	for i, procs := range m.Initial {
+		if len(procs) != n {
+			return nil, fmt.Errorf("explore: initial state %d has %d processes, not %d", i, len(procs), n)
+		}
+		sys, err := startSystem(procs)
+		if err != nil {
+			return nil, err
+		}
+		ids := make([]uint32, n)
+		k := &compho.Key{AbstractCounters: m.AbstractCounters}
+		for p := range n {
+			k.Reset()
+			if err := sys.Key(compho.PID(p), k); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrNotCloneable, err)
+			}
+			ids[p] = e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(compho.PID(p)) })
+		}
+		key := e.pack(ids, net.Init(n))
+		sh := e.shardOf(key)
+		if _, ok := sh.m[key]; ok {
+			continue
+		}
+		nd := &node{key: key, seq: uint64(i), order: len(level)}
+		sh.m[key] = nd
+		level = append(level, nd)
+	}
+	res.States = len(level)
+	workers := m.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	check := func(sys *compho.System, mon uint64, depth int) (string, error) {
+		if len(m.Invariants) == 0 {
+			return "", nil
+		}
+		v := View[M]{Procs: make([]M, n), Monitor: mon, Depth: depth, Done: sys.Done()}
+		for p := range n {
+			v.Procs[p] = sys.Root(compho.PID(p)).(M)
+		}
+		for _, inv := range m.Invariants {
+			if err := inv.Check(v); err != nil {
+				return inv.Name, err
+			}
+		}
+		return "", nil
+	}
+	for depth := 0; len(level) > 0; depth++ {
+		res.Depth = depth
+		expandLevel := m.MaxSteps == 0 || depth < m.MaxSteps
+		var (
+			next        = make([][]*node, workers)
+			viol        = make([]*violation, workers)
+			errs        = make([]error, workers)
+			phaseStates atomic.Int64
+			transitions atomic.Int64
+			found       atomic.Bool
+			cursor      atomic.Int64
+			wg          sync.WaitGroup
+		)
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(cursor.Add(1) - 1)
+					if i >= len(level) || errs[w] != nil {
+						return
+					}
+					nd := level[i]
+					sys, mon, err := e.materialize(nd.key, depth)
+					if err != nil {
+						errs[w] = err
+						return
+					}
+					if atBoundary(sys) {
+						phaseStates.Add(1)
+					}
+					if name, err := check(sys, mon, depth); err != nil {
+						if viol[w] == nil || viol[w].node.order > nd.order {
+							viol[w] = &violation{nd, name, err}
+						}
+						found.Store(true)
+						continue
+					}
+					if !expandLevel || found.Load() {
+						continue
+					}
+					rank := uint64(0)
+					errs[w] = e.expand(nd.key, depth, func(s succ) bool {
+						transitions.Add(1)
+						seq := uint64(nd.order)<<32 | rank
+						rank++
+						sh := e.shardOf(s.key)
+						sh.Lock()
+						old, ok := sh.m[s.key]
+						if !ok {
+							c := &node{key: s.key, parent: nd, seq: seq, depth: depth + 1}
+							sh.m[s.key] = c
+							sh.Unlock()
+							next[w] = append(next[w], c)
+							e.count.Add(1)
+							return true
+						}
+						if old.depth == depth+1 && seq < old.seq {
+							old.parent, old.seq = nd, seq
+						}
+						sh.Unlock()
+						return true
+					})
+				}
+			}()
+		}
+		wg.Wait()
+		res.PhaseStates += int(phaseStates.Load())
+		res.Transitions += int(transitions.Load())
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		var best *violation
+		for _, v := range viol {
+			if v != nil && (best == nil || v.node.order < best.node.order) {
+				best = v
+			}
+		}
+		if best != nil {
+			cex, err := counterexample(e, m, best)
+			if err != nil {
+				return nil, err
+			}
+			res.Violation = cex
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
+		var all []*node
+		for _, ns := range next {
+			all = append(all, ns...)
+		}
+		slices.SortFunc(all, func(a, b *node) int {
+			switch {
+			case a.seq < b.seq:
+				return -1
+			case a.seq > b.seq:
+				return 1
+			}
+			return 0
+		})
+		for i, nd := range all {
+			nd.order = i
+		}
+		if !expandLevel && len(level) > 0 && !allDone(e, level, depth) {
+			res.Bounded = true
+		}
+		res.States += len(all)
+		level = all
+		if m.MaxStates > 0 && res.States >= m.MaxStates && len(level) > 0 {
+			res.Bounded = true
+			// The states of the last level are counted but not checked.
+			break
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// allDone reports whether every state of level has finished: a bound
+// that stops only those does not leave states unexplored.
+func allDone(e *engine, level []*node, depth int) bool {
+	for _, nd := range level {
+		sys, _, err := e.materialize(nd.key, depth)
+		if err != nil || !sys.Done() {
+			return false
+		}
+	}
+	return true
+}
+
+// startSystem clones the initial machines, one Copier per process, and
+// starts them.
+func startSystem[M compho.Machine](procs []M) (*compho.System, error) {
+	ms := make([]compho.Machine, len(procs))
+	for p, m := range procs {
+		c, ok := compho.Machine(m).(compho.Cloner)
+		if !ok {
+			return nil, fmt.Errorf("%w: %T", ErrNotCloneable, m)
+		}
+		if _, ok := compho.Machine(m).(compho.Keyer); !ok {
+			return nil, fmt.Errorf("%w: %T", ErrNotCloneable, m)
+		}
+		ms[p] = c.Clone(compho.NewCopier())
+	}
+	return compho.NewSystem(ms)
+}

@@ -1,0 +1,112 @@
+package explore
+
+import (
+	"fmt"
+
+	"github.com/ccvet/ccvet/compho"
+)
+
+// otr is OneThirdRule as Tsuchiya and Schiper model it (Fig. 1 of "Model
+// checking of consensus algorithms"): one round per phase, in which every
+// process broadcasts its estimate x; hearing of more than 2n/3 processes,
+// it adopts the value all of them but at most ⌊(n−1)/3⌋ hold (the
+// smallest value otherwise), and decides a value more than 2n/3 hold.
+type otr struct {
+	x        int
+	decided  bool
+	decision int
+}
+
+func (m *otr) Rounds() []compho.Round {
+	return []compho.Round{{Name: "OTR", Send: m.send, Update: m.update}}
+}
+
+func (m *otr) send(c *compho.Ctx) { c.Broadcast(m.x) }
+
+func (m *otr) update(c *compho.Ctx, mbox compho.Mailbox) {
+	n := c.N()
+	if 3*len(mbox) <= 2*n {
+		return
+	}
+	var count [64]int
+	smallest := mbox[0].Msg.(int)
+	for _, e := range mbox {
+		v := e.Msg.(int)
+		count[v]++
+		smallest = min(smallest, v)
+	}
+	x := smallest
+	for _, e := range mbox {
+		if v := e.Msg.(int); count[v] >= len(mbox)-(n-1)/3 {
+			x = v
+			break
+		}
+	}
+	for _, e := range mbox {
+		if v := e.Msg.(int); 3*count[v] > 2*n && !m.decided {
+			m.decided, m.decision = true, v
+		}
+	}
+	m.x = x
+}
+
+func (m *otr) Halted() bool { return false }
+
+func (m *otr) Clone(cp *compho.Copier) compho.Machine { c := *m; return &c }
+
+func (m *otr) Key(k *compho.Key) {
+	k.Int(int64(m.x))
+	k.Bool(m.decided)
+	k.Int(int64(m.decision))
+}
+
+// otrInitial lists the n^n initial states: every process proposes one of
+// n values.
+func otrInitial(n int) [][]*otr {
+	var out [][]*otr
+	xs := make([]int, n)
+	for {
+		procs := make([]*otr, n)
+		for p := range procs {
+			procs[p] = &otr{x: xs[p]}
+		}
+		out = append(out, procs)
+		i := 0
+		for ; i < n; i++ {
+			if xs[i]++; xs[i] < n {
+				break
+			}
+			xs[i] = 0
+		}
+		if i == n {
+			return out
+		}
+	}
+}
+
+// agreement: no two processes decided differently.
+func agreement(v View[*otr]) error {
+	for p, a := range v.Procs {
+		for q, b := range v.Procs[p+1:] {
+			if a.decided && b.decided && a.decision != b.decision {
+				return fmt.Errorf("process %d decided %d, process %d decided %d", p, a.decision, p+1+q, b.decision)
+			}
+		}
+	}
+	return nil
+}
+
+// termination: once the communication predicate held, all decided.
+func termination(v View[*otr]) error {
+	if !Good(v.Monitor, len(v.Procs)) {
+		return nil
+	}
+	for p, m := range v.Procs {
+		if !m.decided {
+			return fmt.Errorf("process %d has not decided after the good rounds", p)
+		}
+	}
+	return nil
+}
+
+func moreThanTwoThirds(k, n int) bool { return 3*k > 2*n }
