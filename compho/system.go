@@ -369,18 +369,21 @@ func (l *Local) clone() ([]frame, Machine, error) {
 // Replace sets the state of process p, which runs the current step, to a
 // copy of l, taken at the start of the step (a Snapshot of the same
 // process with the same position). It lets an explorer run p's Update
-// again from the same state with another HO set.
+// again from the same state with another HO set, also after FinishOne
+// (which may have finished p).
 func (s *System) Replace(p PID, l *Local) error {
 	pr := &s.ex.procs[p]
 	fs, root, err := l.clone()
 	if err != nil {
 		return err
 	}
-	if len(fs) != len(pr.stack) {
-		return fmt.Errorf("compho: Replace(%d) with a state of another position", p)
-	}
 	for d := range fs {
-		fs[d].call = pr.stack[d].call
+		switch {
+		case d < len(pr.stack):
+			fs[d].call = pr.stack[d].call
+		case l.frames[d].callMembers != 0:
+			return fmt.Errorf("compho: Replace(%d) with a state of another position", p)
+		}
 	}
 	pr.stack = fs
 	s.roots[p] = root

@@ -151,7 +151,7 @@ type isolations struct{ d, k int }
 func Isolations(d, k int) Network { return isolations{d, max(k, 1)} }
 
 func (is isolations) Name() string {
-	return fmt.Sprintf("at most %d isolations, period %d", is.d, is.k)
+	return fmt.Sprintf("at most %d isolation(s), period %d", is.d, is.k)
 }
 func (isolations) Init(int) uint64 { return 0 }
 

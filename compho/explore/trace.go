@@ -180,7 +180,7 @@ func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Cou
 	for p := range e.n {
 		before[p] = vars(sys.Root(compho.PID(p)))
 	}
-	cex.Init = before
+	cex.Init = slices.Clone(before)
 	for i := 1; i < len(path); i++ {
 		parent, child := path[i-1], path[i]
 		var ho []compho.Set
@@ -306,7 +306,7 @@ func reflectString(v reflect.Value) string {
 	case reflect.Struct:
 		parts := make([]string, v.NumField())
 		for i := range parts {
-			parts[i] = reflectString(v.Field(i))
+			parts[i] = v.Type().Field(i).Name + ":" + reflectString(v.Field(i))
 		}
 		return "{" + strings.Join(parts, " ") + "}"
 	case reflect.Pointer, reflect.Interface:
