@@ -39,16 +39,15 @@ type Mode struct {
 	Sets func(p compho.PID, cands compho.Set, yield func(ho compho.Set, tag uint64))
 }
 
-// subsets calls yield with every subset of s.
+// subsets calls yield with every subset of s, s itself first and then
+// by decreasing binary value, so that the executions that lose fewer
+// messages tend to come first.
 func subsets(s compho.Set, yield func(compho.Set)) {
-	// Enumerate the subsets of s by the standard (x - s) & s walk.
-	x := compho.Set(0)
-	for {
+	for x := s; ; x = (x - 1) & s {
 		yield(x)
-		if x == s {
+		if x == 0 {
 			return
 		}
-		x = (x - s) & s
 	}
 }
 

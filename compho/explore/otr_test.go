@@ -110,3 +110,44 @@ func termination(v View[*otr]) error {
 }
 
 func moreThanTwoThirds(k, n int) bool { return 3*k > 2*n }
+
+// brokenOTR decides a value more than n/3 of the heard processes hold,
+// instead of more than 2n/3 of all: two values can be decided.
+type brokenOTR struct{ otr }
+
+func (m *brokenOTR) Rounds() []compho.Round {
+	return []compho.Round{{Name: "OTR", Send: m.send, Update: func(c *compho.Ctx, mbox compho.Mailbox) {
+		n := c.N()
+		var count [64]int
+		for _, e := range mbox {
+			count[e.Msg.(int)]++
+		}
+		for _, e := range mbox {
+			if v := e.Msg.(int); 3*count[v] > n && !m.decided {
+				m.decided, m.decision, m.x = true, v, v
+			}
+		}
+	}}}
+}
+
+func (m *brokenOTR) Clone(*compho.Copier) compho.Machine { c := *m; return &c }
+
+func brokenInitial(n int) [][]*brokenOTR {
+	var out [][]*brokenOTR
+	for _, procs := range otrInitial(n) {
+		b := make([]*brokenOTR, n)
+		for p, m := range procs {
+			b[p] = &brokenOTR{*m}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func brokenAgreement(v View[*brokenOTR]) error {
+	procs := make([]*otr, len(v.Procs))
+	for p, m := range v.Procs {
+		procs[p] = &m.otr
+	}
+	return agreement(View[*otr]{Procs: procs})
+}

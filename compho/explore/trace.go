@@ -247,6 +247,10 @@ func vars(m any) []Var {
 		t := v.Type()
 		for i := range t.NumField() {
 			f, fv := t.Field(i), v.Field(i)
+			if f.Anonymous && fv.Kind() == reflect.Struct {
+				walk(prefix, fv, depth)
+				continue
+			}
 			switch fv.Kind() {
 			case reflect.Chan, reflect.Func, reflect.UnsafePointer:
 				continue
