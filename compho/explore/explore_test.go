@@ -2,7 +2,6 @@ package explore
 
 import (
 	"os"
-	"strings"
 	"testing"
 )
 
