@@ -482,8 +482,8 @@ func TestExplore(t *testing.T) {
 		b = bytes.Replace(b, []byte("package "+from), []byte("package "+pkg), 1)
 		writeFile(t, filepath.Join(dir, "src", pkg, "explore_test.go"), b)
 	}
-	writeFile(t, filepath.Join(dir, "src", "paxoslike", "consts_test.go"), []byte("package paxoslike\n\nconst (\n\tfixed      = false\n\twantStates = 0\n)\n"))
-	writeFile(t, filepath.Join(dir, "src", "paxosfixed", "consts_test.go"), []byte("package paxosfixed\n\nconst (\n\tfixed      = true\n\twantStates = 163\n)\n"))
+	writeFile(t, filepath.Join(dir, "src", "paxoslike", "consts_test.go"), []byte("package paxoslike\n\nconst (\n\tfixed          = false\n\twantStates     = 0\n\twantLossySync  = 157\n\twantRandomLoss = 154\n)\n"))
+	writeFile(t, filepath.Join(dir, "src", "paxosfixed", "consts_test.go"), []byte("package paxosfixed\n\nconst (\n\tfixed          = true\n\twantStates     = 163\n\twantLossySync  = 0\n\twantRandomLoss = 0\n)\n"))
 
 	trace := filepath.Join(t.TempDir(), "trace.txt")
 	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "TestExplore", "onethirdrule", "paxoslike", "paxosfixed")

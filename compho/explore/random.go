@@ -50,8 +50,7 @@ type SampleResult struct {
 	First      int
 	FirstAfter time.Duration
 	// Failing is the first failing run as a counterexample, shrunk if
-	// asked (Lost counts its lost messages before shrinking); its
-	// Initial is the index of the run.
+	// asked (Lost counts its lost messages before shrinking).
 	Failing *Counterexample
 	Lost    int
 	// Elapsed is the time the runs took (shrinking excluded).
@@ -181,7 +180,11 @@ func Sample[M compho.Machine](s Sampling[M]) (*SampleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	cex.Initial = first
+	how := "as sampled"
+	if s.Shrink {
+		how = fmt.Sprintf("shrunk from %d losses", res.Lost)
+	}
+	cex.Network = fmt.Sprintf("run %d (seed %d), %s", first, s.Seed+int64(first), how)
 	res.Failing = cex
 	return res, nil
 }

@@ -14,11 +14,13 @@ type Counterexample struct {
 	// Invariant is the name of the violated invariant, Err what it said.
 	Invariant string
 	Err       error
-	// Initial is the index, in Model.Initial, of the initial state.
+	// Initial is the index, in Model.Initial, of the initial state (0
+	// for a sampled run).
 	Initial int
 	// Steps are the steps of the execution, in order.
 	Steps []TraceStep
-	// Network is the name of the network assumption.
+	// Network is the name of the network assumption, or says which
+	// sampled run it is.
 	Network string
 	// Init lists the variables of each process in the initial state.
 	Init [][]Var
