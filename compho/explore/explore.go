@@ -36,9 +36,19 @@ type Model[M compho.Machine] struct {
 	// Workers is the number of goroutines expanding states; 0 means
 	// GOMAXPROCS.
 	Workers int
-	// MaxStates stops the search when that many states were found; 0
-	// means no bound.
+	// MaxStates stops the search when that many states (orbits, with
+	// Symmetric) were found; 0 means no bound.
 	MaxStates int
+	// Symmetric explores the states up to a permutation of the processes
+	// (symmetry reduction): one state per orbit, its canonical form the
+	// sorted process states. It is sound when the processes are
+	// interchangeable: their states do not hold process identities, and
+	// their updates depend on the multiset of messages they hear, not on
+	// who sent them. It needs a symmetric network (AnyLoss, NoLoss,
+	// Deliver) and machines that call no nested machine; a counterexample
+	// is then searched again without the reduction, to the depth at
+	// which the violation was found, for its trace.
+	Symmetric bool
 }
 
 // An Invariant is a property every reachable state must have.
@@ -64,8 +74,10 @@ type View[M compho.Machine] struct {
 // A Result reports an exploration.
 type Result struct {
 	// States is the number of distinct reachable states found, initial
-	// states included.
+	// states included. With Symmetric, it is the sum of the sizes of the
+	// orbits explored, and Orbits is their number.
 	States int
+	Orbits int
 	// PhaseStates counts those at a phase boundary: every process that
 	// has not finished is at round 0 of its root machine, none in a call.
 	PhaseStates int
@@ -103,9 +115,10 @@ type shard struct {
 
 // engine is the untyped part of the search.
 type engine struct {
-	n        int
-	net      Network
-	abstract bool
+	n         int
+	net       Network
+	abstract  bool
+	symmetric bool
 
 	mu   sync.RWMutex
 	ids  map[string]uint32
@@ -255,6 +268,14 @@ func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
 				opts[p] = []option{{id: ids[p]}}
 				continue
 			}
+			if e.symmetric {
+				// Interchangeable processes in the same state have the
+				// same outcomes.
+				if q := slices.Index(ids[:p], ids[p]); q >= 0 && running[q] {
+					opts[p] = opts[q]
+					continue
+				}
+			}
 			var ferr error
 			simple := true
 			mode.Sets(compho.PID(p), cands[p], func(h compho.Set, tag uint64) {
@@ -287,11 +308,102 @@ func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
 		all[mi] = opts
 	}
 	for mi, opts := range all {
-		if !e.product(mi, mon, opts, emit) {
+		product := e.product
+		if e.symmetric {
+			product = e.productSym
+		}
+		if !product(mi, mon, opts, emit) {
 			return nil
 		}
 	}
 	return nil
+}
+
+// productSym emits the successors of one mode up to a permutation of the
+// processes: the processes in the same state (the same options) choose a
+// multiset of options, and the successor is sorted. Its HO sets are not
+// given.
+func (e *engine) productSym(mode int, mon uint64, opts [][]option, emit func(s succ) bool) bool {
+	// The classes: processes with the same options, by their first.
+	var firsts []int
+	size := make(map[int]int)
+	for p := range opts {
+		if len(opts[p]) == 0 {
+			return true
+		}
+		q := p
+		for _, f := range firsts {
+			if &opts[f][0] == &opts[p][0] {
+				q = f
+				break
+			}
+		}
+		if q == p {
+			firsts = append(firsts, p)
+		}
+		size[q]++
+	}
+	idx := make([][]int, len(firsts)) // per class, non-decreasing option indices
+	for c, f := range firsts {
+		idx[c] = make([]int, size[f])
+	}
+	ids := make([]uint32, 0, e.n)
+	tags := make([]uint64, e.n)
+	for {
+		ids = ids[:0]
+		for c, f := range firsts {
+			for _, i := range idx[c] {
+				ids = append(ids, opts[f][i].id)
+			}
+		}
+		slices.Sort(ids)
+		if !emit(succ{key: e.pack(ids, e.net.Next(e.n, mon, mode, tags)), mode: mode}) {
+			return false
+		}
+		// Next multiset: the last class first.
+		c := len(firsts) - 1
+		for ; c >= 0; c-- {
+			if nextMultiset(idx[c], len(opts[firsts[c]])) {
+				break
+			}
+		}
+		if c < 0 {
+			return true
+		}
+	}
+}
+
+// nextMultiset advances idx, a non-decreasing sequence over [0, k), to
+// the next one; at the last, it resets idx to zeros and returns false.
+func nextMultiset(idx []int, k int) bool {
+	for i := len(idx) - 1; i >= 0; i-- {
+		if idx[i] < k-1 {
+			idx[i]++
+			for j := i + 1; j < len(idx); j++ {
+				idx[j] = idx[i]
+			}
+			return true
+		}
+	}
+	clear(idx)
+	return false
+}
+
+// orbit returns the number of states of which the sorted state key is
+// the canonical form: n! / Π m! over the multiplicities m of its process
+// states.
+func (e *engine) orbit(key string) int {
+	ids, _ := e.unpack(key)
+	size, run := 1, 0
+	for i := range ids {
+		if i > 0 && ids[i] == ids[i-1] {
+			run++
+		} else {
+			run = 1
+		}
+		size = size * (i + 1) / run
+	}
+	return size
 }
 
 // product emits the successors of one mode: one per choice of an option
@@ -470,6 +582,21 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		net = AnyLoss()
 	}
 	e := newEngine(n, net, m.AbstractCounters)
+	if m.Symmetric {
+		if _, ok := net.(symmetricNetwork); !ok {
+			return nil, fmt.Errorf("explore: symmetry reduction with the network %q, which is not symmetric", net.Name())
+		}
+		if n > 20 {
+			return nil, fmt.Errorf("explore: symmetry reduction with %d processes; at most 20", n)
+		}
+		e.symmetric = true
+	}
+	weight := func(nd *node) int {
+		if e.symmetric {
+			return e.orbit(nd.key)
+		}
+		return 1
+	}
 	res := &Result{}
 	var level []*node
 	for i, procs := range m.Initial {
@@ -489,6 +616,9 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 			}
 			ids[p] = e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(compho.PID(p)) })
 		}
+		if e.symmetric {
+			slices.Sort(ids)
+		}
 		key := e.pack(ids, net.Init(n))
 		sh := e.shardOf(key)
 		if _, ok := sh.m[key]; ok {
@@ -498,7 +628,10 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		sh.m[key] = nd
 		level = append(level, nd)
 	}
-	res.States = len(level)
+	for _, nd := range level {
+		res.States += weight(nd)
+	}
+	res.Orbits = len(level)
 	workers := m.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -547,7 +680,7 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 						return
 					}
 					if atBoundary(sys) {
-						phaseStates.Add(1)
+						phaseStates.Add(int64(weight(nd)))
 					}
 					if name, err := check(sys, mon, depth); err != nil {
 						if viol[w] == nil || viol[w].node.order > nd.order {
@@ -598,6 +731,18 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 				best = v
 			}
 		}
+		if best != nil && e.symmetric {
+			// The trace: the same search without the reduction, as deep.
+			plain := m
+			plain.Symmetric, plain.MaxSteps = false, depth
+			r, err := Explore(plain)
+			if err != nil {
+				return nil, err
+			}
+			res.Violation = r.Violation
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
 		if best != nil {
 			cex, err := counterexample(e, m, best)
 			if err != nil {
@@ -626,9 +771,12 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		if !expandLevel && len(level) > 0 && !allDone(e, level, depth) {
 			res.Bounded = true
 		}
-		res.States += len(all)
+		for _, nd := range all {
+			res.States += weight(nd)
+		}
+		res.Orbits += len(all)
 		level = all
-		if m.MaxStates > 0 && res.States >= m.MaxStates && len(level) > 0 {
+		if m.MaxStates > 0 && res.Orbits >= m.MaxStates && len(level) > 0 {
 			res.Bounded = true
 			// The states of the last level are counted but not checked.
 			break

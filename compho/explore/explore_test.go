@@ -115,3 +115,20 @@ step 0: OTR phase 0
 		t.Errorf("trace:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestOneThirdRuleSymmetric explores OneThirdRule up to permutations of
+// the processes, from one initial state per orbit: the orbits' sizes add
+// up to the states of the full search, for n = 4 to 7.
+func TestOneThirdRuleSymmetric(t *testing.T) {
+	for _, tc := range []struct{ n, states, orbits int }{{4, 652, 87}, {5, 4780, 231}, {6, 52614, 648}, {7, 1007006, 2752}} {
+		res, err := Explore(Model[*otr]{Initial: otrSorted(tc.n), AbstractCounters: true, Symmetric: true,
+			Invariants: []Invariant[*otr]{{"agreement", agreement}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("n=%d %+v", tc.n, res)
+		if res.States != tc.states || res.PhaseStates != tc.states || res.Orbits != tc.orbits || res.Violation != nil {
+			t.Errorf("n=%d: %d states in %d orbits, violation %v; want %d in %d", tc.n, res.States, res.Orbits, res.Violation, tc.states, tc.orbits)
+		}
+	}
+}

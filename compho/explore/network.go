@@ -51,6 +51,14 @@ func subsets(s compho.Set, yield func(compho.Set)) {
 	}
 }
 
+// A symmetricNetwork treats all processes alike and keeps no monitor
+// state: it allows symmetry reduction.
+type symmetricNetwork interface{ symmetric() }
+
+func (anyLoss) symmetric() {}
+func (noLoss) symmetric()  {}
+func (deliver) symmetric() {}
+
 type anyLoss struct{}
 
 // AnyLoss allows every HO set: any message may be lost.

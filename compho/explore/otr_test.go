@@ -84,6 +84,22 @@ func otrInitial(n int) [][]*otr {
 	}
 }
 
+// otrSorted lists one initial state per orbit of permutations: the
+// non-decreasing vectors of n values.
+func otrSorted(n int) [][]*otr {
+	var out [][]*otr
+	for _, procs := range otrInitial(n) {
+		sorted := true
+		for p := 1; p < n; p++ {
+			sorted = sorted && procs[p-1].x <= procs[p].x
+		}
+		if sorted {
+			out = append(out, procs)
+		}
+	}
+	return out
+}
+
 // agreement: no two processes decided differently.
 func agreement(v View[*otr]) error {
 	for p, a := range v.Procs {
