@@ -17,10 +17,12 @@ func BenchmarkOneThirdRule(b *testing.B) {
 		symmetric bool
 	}{{4, false}, {5, false}, {4, true}, {5, true}, {6, true}, {7, true}} {
 		name := fmt.Sprintf("n=%d", bc.n)
-		initial := otrInitial(bc.n)
+		var initial [][]*otr
 		if bc.symmetric {
 			name += "/symmetric"
 			initial = otrSorted(bc.n)
+		} else {
+			initial = otrInitial(bc.n)
 		}
 		b.Run(name, func(b *testing.B) {
 			var res *Result

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -126,6 +127,93 @@ type engine struct {
 
 	shards [256]shard
 	count  atomic.Int64
+
+	// outcomes caches the state of a receiver after a step (simple
+	// steps only), by receiver, its state, its HO set and the states of
+	// the senders it heard: its Update sees nothing else (the step index
+	// is not part of the state).
+	outcomes [256]struct {
+		sync.Mutex
+		m map[string]uint32
+	}
+}
+
+// outcomes maps the HO sets of each receiver of one state to the
+// receiver's state after the step: in a table indexed by the set for up
+// to 12 processes, in maps beyond.
+type outcomes struct {
+	table [][]uint32 // id+1; 0 for none
+	maps  []map[compho.Set]uint32
+}
+
+func newOutcomes(n int) *outcomes {
+	if n <= 12 {
+		return &outcomes{table: make([][]uint32, n)}
+	}
+	return &outcomes{maps: make([]map[compho.Set]uint32, n)}
+}
+
+func (o *outcomes) get(p compho.PID, h compho.Set) (uint32, bool) {
+	if o.table != nil {
+		if t := o.table[p]; t != nil && t[h] != 0 {
+			return t[h] - 1, true
+		}
+		return 0, false
+	}
+	id, ok := o.maps[p][h]
+	return id, ok
+}
+
+func (o *outcomes) put(p compho.PID, h compho.Set, id uint32) {
+	if o.table != nil {
+		if o.table[p] == nil {
+			o.table[p] = make([]uint32, 1<<len(o.table))
+		}
+		o.table[p][h] = id + 1
+		return
+	}
+	if o.maps[p] == nil {
+		o.maps[p] = make(map[compho.Set]uint32)
+	}
+	o.maps[p][h] = id
+}
+
+// outcomeKey renders the key of the outcomes cache.
+func outcomeKey(buf []byte, p compho.PID, ids []uint32, h compho.Set) []byte {
+	buf = binary.LittleEndian.AppendUint16(buf[:0], uint16(p))
+	buf = binary.LittleEndian.AppendUint32(buf, ids[p])
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(h))
+	for x := uint64(h); x != 0; x &= x - 1 {
+		buf = binary.LittleEndian.AppendUint32(buf, ids[bits.TrailingZeros64(x)])
+	}
+	return buf
+}
+
+func (e *engine) cached(k []byte) (uint32, bool) {
+	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
+	sh.Lock()
+	id, ok := sh.m[string(k)]
+	sh.Unlock()
+	return id, ok
+}
+
+func (e *engine) cache(k []byte, id uint32) {
+	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
+	sh.Lock()
+	if sh.m == nil {
+		sh.m = make(map[string]uint32)
+	}
+	sh.m[string(k)] = id
+	sh.Unlock()
+}
+
+// fnv is FNV-1a: it spreads the keys over the lock shards.
+func fnv[S string | []byte](key S) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(key); i++ {
+		h = (h ^ uint32(key[i])) * 16777619
+	}
+	return h
 }
 
 func newEngine(n int, net Network, abstract bool) *engine {
@@ -184,11 +272,7 @@ func (e *engine) unpack(key string) ([]uint32, uint64) {
 }
 
 func (e *engine) shardOf(key string) *shard {
-	h := uint32(2166136261) // FNV-1a: the keys are short
-	for i := 0; i < len(key); i++ {
-		h = (h ^ uint32(key[i])) * 16777619
-	}
-	return &e.shards[h%uint32(len(e.shards))]
+	return &e.shards[fnv(key)%uint32(len(e.shards))]
 }
 
 // materialize assembles the system of a node.
@@ -233,10 +317,16 @@ func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
 		return e.expandGeneral(ids, mon, locals, depth, cands, running, modes, emit)
 	}
 	// Each receiver's outcomes, by HO set: its state after the step.
-	cache := make([]map[compho.Set]uint32, e.n)
+	cache := newOutcomes(e.n)
 	k := &compho.Key{AbstractCounters: e.abstract}
+	var ckey []byte
 	outcome := func(p compho.PID, h compho.Set) (uint32, bool, error) {
-		if id, ok := cache[p][h]; ok {
+		if id, ok := cache.get(p, h); ok {
+			return id, true, nil
+		}
+		ckey = outcomeKey(ckey, p, ids, h)
+		if id, ok := e.cached(ckey); ok {
+			cache.put(p, h, id)
 			return id, true, nil
 		}
 		if err := sys.Replace(p, locals[p]); err != nil {
@@ -254,10 +344,8 @@ func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
 			return 0, false, err
 		}
 		id := e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(p) })
-		if cache[p] == nil {
-			cache[p] = make(map[compho.Set]uint32)
-		}
-		cache[p][h] = id
+		e.cache(ckey, id)
+		cache.put(p, h, id)
 		return id, true, nil
 	}
 	all := make([][][]option, len(modes))

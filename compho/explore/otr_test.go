@@ -88,15 +88,23 @@ func otrInitial(n int) [][]*otr {
 // non-decreasing vectors of n values.
 func otrSorted(n int) [][]*otr {
 	var out [][]*otr
-	for _, procs := range otrInitial(n) {
-		sorted := true
-		for p := 1; p < n; p++ {
-			sorted = sorted && procs[p-1].x <= procs[p].x
-		}
-		if sorted {
+	xs := make([]int, n)
+	var rec func(p, from int)
+	rec = func(p, from int) {
+		if p == n {
+			procs := make([]*otr, n)
+			for q := range procs {
+				procs[q] = &otr{x: xs[q]}
+			}
 			out = append(out, procs)
+			return
+		}
+		for v := from; v < n; v++ {
+			xs[p] = v
+			rec(p+1, v)
 		}
 	}
+	rec(0, 0)
 	return out
 }
 
