@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -679,25 +680,64 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		}
 		e.symmetric = true
 	}
-	weight := func(nd *node) int {
-		if e.symmetric {
-			return e.orbit(nd.key)
-		}
-		return 1
+	level, err := initialLevel(e, m)
+	if err != nil {
+		return nil, err
 	}
-	res := &Result{}
+	s := &search[M]{e: e, m: m, workers: m.Workers}
+	if s.workers <= 0 {
+		s.workers = runtime.GOMAXPROCS(0)
+	}
+	res := &Result{Orbits: len(level)}
+	for _, nd := range level {
+		res.States += s.weight(nd)
+	}
+	for depth := 0; len(level) > 0; depth++ {
+		res.Depth = depth
+		lv, err := s.level(level, depth)
+		if err != nil {
+			return nil, err
+		}
+		res.PhaseStates += lv.phaseStates
+		res.Transitions += lv.transitions
+		if lv.violation != nil {
+			if res.Violation, err = s.counterexample(lv.violation, depth); err != nil {
+				return nil, err
+			}
+			break
+		}
+		if !lv.expanded && !allDone(e, level, depth) {
+			res.Bounded = true
+		}
+		for _, nd := range lv.next {
+			res.States += s.weight(nd)
+		}
+		res.Orbits += len(lv.next)
+		level = lv.next
+		if m.MaxStates > 0 && res.Orbits >= m.MaxStates && len(level) > 0 {
+			res.Bounded = true
+			// The states of the last level are counted but not checked.
+			break
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// initialLevel interns the initial states of m.
+func initialLevel[M compho.Machine](e *engine, m Model[M]) ([]*node, error) {
 	var level []*node
 	for i, procs := range m.Initial {
-		if len(procs) != n {
-			return nil, fmt.Errorf("explore: initial state %d has %d processes, not %d", i, len(procs), n)
+		if len(procs) != e.n {
+			return nil, fmt.Errorf("explore: initial state %d has %d processes, not %d", i, len(procs), e.n)
 		}
 		sys, err := startSystem(procs)
 		if err != nil {
 			return nil, err
 		}
-		ids := make([]uint32, n)
+		ids := make([]uint32, e.n)
 		k := &compho.Key{AbstractCounters: m.AbstractCounters}
-		for p := range n {
+		for p := range e.n {
 			k.Reset()
 			if err := sys.Key(compho.PID(p), k); err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrNotCloneable, err)
@@ -707,7 +747,7 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		if e.symmetric {
 			slices.Sort(ids)
 		}
-		key := e.pack(ids, net.Init(n))
+		key := e.pack(ids, e.net.Init(e.n))
 		sh := e.shardOf(key)
 		if _, ok := sh.m[key]; ok {
 			continue
@@ -716,162 +756,158 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		sh.m[key] = nd
 		level = append(level, nd)
 	}
-	for _, nd := range level {
-		res.States += weight(nd)
+	return level, nil
+}
+
+// A search is the typed part of Explore.
+type search[M compho.Machine] struct {
+	e       *engine
+	m       Model[M]
+	workers int
+}
+
+// weight is the number of states a node stands for.
+func (s *search[M]) weight(nd *node) int {
+	if s.e.symmetric {
+		return s.e.orbit(nd.key)
 	}
-	res.Orbits = len(level)
-	workers := m.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	check := func(sys *compho.System, mon uint64, depth int) (string, error) {
-		if len(m.Invariants) == 0 {
-			return "", nil
-		}
-		v := View[M]{Procs: make([]M, n), Monitor: mon, Depth: depth, Done: sys.Done()}
-		for p := range n {
-			v.Procs[p] = sys.Root(compho.PID(p)).(M)
-		}
-		for _, inv := range m.Invariants {
-			if err := inv.Check(v); err != nil {
-				return inv.Name, err
-			}
-		}
+	return 1
+}
+
+// check checks the invariants on a state.
+func (s *search[M]) check(sys *compho.System, mon uint64, depth int) (string, error) {
+	if len(s.m.Invariants) == 0 {
 		return "", nil
 	}
-	for depth := 0; len(level) > 0; depth++ {
-		res.Depth = depth
-		expandLevel := m.MaxSteps == 0 || depth < m.MaxSteps
-		var (
-			next        = make([][]*node, workers)
-			viol        = make([]*violation, workers)
-			errs        = make([]error, workers)
-			phaseStates atomic.Int64
-			transitions atomic.Int64
-			found       atomic.Bool
-			cursor      atomic.Int64
-			wg          sync.WaitGroup
-		)
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(cursor.Add(1) - 1)
-					if i >= len(level) || errs[w] != nil {
-						return
-					}
-					nd := level[i]
-					sys, mon, err := e.materialize(nd.key, depth)
-					if err != nil {
-						errs[w] = err
-						return
-					}
-					if atBoundary(sys) {
-						phaseStates.Add(int64(weight(nd)))
-					}
-					if name, err := check(sys, mon, depth); err != nil {
-						if viol[w] == nil || viol[w].node.order > nd.order {
-							viol[w] = &violation{nd, name, err}
-						}
-						found.Store(true)
-						continue
-					}
-					if !expandLevel || found.Load() {
-						continue
-					}
-					rank := uint64(0)
-					errs[w] = e.expand(nd.key, depth, func(s succ) bool {
-						transitions.Add(1)
-						seq := uint64(nd.order)<<32 | rank
-						rank++
-						sh := e.shardOf(s.key)
-						sh.Lock()
-						old, ok := sh.m[s.key]
-						if !ok {
-							c := &node{key: s.key, parent: nd, seq: seq, depth: depth + 1}
-							sh.m[s.key] = c
-							sh.Unlock()
-							next[w] = append(next[w], c)
-							e.count.Add(1)
-							return true
-						}
-						if old.depth == depth+1 && seq < old.seq {
-							old.parent, old.seq = nd, seq
-						}
-						sh.Unlock()
-						return true
-					})
-				}
-			}()
-		}
-		wg.Wait()
-		res.PhaseStates += int(phaseStates.Load())
-		res.Transitions += int(transitions.Load())
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
-		}
-		var best *violation
-		for _, v := range viol {
-			if v != nil && (best == nil || v.node.order < best.node.order) {
-				best = v
-			}
-		}
-		if best != nil && e.symmetric {
-			// The trace: the same search without the reduction, as deep.
-			plain := m
-			plain.Symmetric, plain.MaxSteps = false, depth
-			r, err := Explore(plain)
-			if err != nil {
-				return nil, err
-			}
-			res.Violation = r.Violation
-			res.Elapsed = time.Since(start)
-			return res, nil
-		}
-		if best != nil {
-			cex, err := counterexample(e, m, best)
-			if err != nil {
-				return nil, err
-			}
-			res.Violation = cex
-			res.Elapsed = time.Since(start)
-			return res, nil
-		}
-		var all []*node
-		for _, ns := range next {
-			all = append(all, ns...)
-		}
-		slices.SortFunc(all, func(a, b *node) int {
-			switch {
-			case a.seq < b.seq:
-				return -1
-			case a.seq > b.seq:
-				return 1
-			}
-			return 0
-		})
-		for i, nd := range all {
-			nd.order = i
-		}
-		if !expandLevel && len(level) > 0 && !allDone(e, level, depth) {
-			res.Bounded = true
-		}
-		for _, nd := range all {
-			res.States += weight(nd)
-		}
-		res.Orbits += len(all)
-		level = all
-		if m.MaxStates > 0 && res.Orbits >= m.MaxStates && len(level) > 0 {
-			res.Bounded = true
-			// The states of the last level are counted but not checked.
-			break
+	v := View[M]{Procs: make([]M, s.e.n), Monitor: mon, Depth: depth, Done: sys.Done()}
+	for p := range s.e.n {
+		v.Procs[p] = sys.Root(compho.PID(p)).(M)
+	}
+	for _, inv := range s.m.Invariants {
+		if err := inv.Check(v); err != nil {
+			return inv.Name, err
 		}
 	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return "", nil
+}
+
+// levelResult is what one level of the search found.
+type levelResult struct {
+	next                     []*node // the new states, in order
+	violation                *violation
+	phaseStates, transitions int
+	expanded                 bool // the level's states were expanded
+}
+
+// level checks and expands the states of one level, in parallel.
+func (s *search[M]) level(level []*node, depth int) (*levelResult, error) {
+	e := s.e
+	lr := &levelResult{expanded: s.m.MaxSteps == 0 || depth < s.m.MaxSteps}
+	var (
+		next        = make([][]*node, s.workers)
+		viol        = make([]*violation, s.workers)
+		errs        = make([]error, s.workers)
+		phaseStates atomic.Int64
+		transitions atomic.Int64
+		found       atomic.Bool
+		cursor      atomic.Int64
+		wg          sync.WaitGroup
+	)
+	for w := range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(cursor.Add(1) - 1)
+				if i >= len(level) || errs[w] != nil {
+					return
+				}
+				nd := level[i]
+				sys, mon, err := e.materialize(nd.key, depth)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				if atBoundary(sys) {
+					phaseStates.Add(int64(s.weight(nd)))
+				}
+				if name, err := s.check(sys, mon, depth); err != nil {
+					if viol[w] == nil || viol[w].node.order > nd.order {
+						viol[w] = &violation{nd, name, err}
+					}
+					found.Store(true)
+					continue
+				}
+				if !lr.expanded || found.Load() {
+					continue
+				}
+				errs[w] = s.expandNode(nd, depth, &next[w], &transitions)
+			}
+		}()
+	}
+	wg.Wait()
+	lr.phaseStates, lr.transitions = int(phaseStates.Load()), int(transitions.Load())
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range viol {
+		if v != nil && (lr.violation == nil || v.node.order < lr.violation.node.order) {
+			lr.violation = v
+		}
+	}
+	for _, ns := range next {
+		lr.next = append(lr.next, ns...)
+	}
+	slices.SortFunc(lr.next, func(a, b *node) int { return cmp.Compare(a.seq, b.seq) })
+	for i, nd := range lr.next {
+		nd.order = i
+	}
+	return lr, nil
+}
+
+// expandNode adds the new successors of nd to next. A successor found
+// from several parents of the level keeps the first in level order, so
+// that the search does not depend on the number of workers.
+func (s *search[M]) expandNode(nd *node, depth int, next *[]*node, transitions *atomic.Int64) error {
+	e := s.e
+	rank := uint64(0)
+	return e.expand(nd.key, depth, func(sc succ) bool {
+		transitions.Add(1)
+		seq := uint64(nd.order)<<32 | rank
+		rank++
+		sh := e.shardOf(sc.key)
+		sh.Lock()
+		defer sh.Unlock()
+		old, ok := sh.m[sc.key]
+		if !ok {
+			c := &node{key: sc.key, parent: nd, seq: seq, depth: depth + 1}
+			sh.m[sc.key] = c
+			*next = append(*next, c)
+			e.count.Add(1)
+			return true
+		}
+		if old.depth == depth+1 && seq < old.seq {
+			old.parent, old.seq = nd, seq
+		}
+		return true
+	})
+}
+
+// counterexample builds the trace of a violation found at depth; with
+// symmetry reduction, by the same search without it, as deep.
+func (s *search[M]) counterexample(v *violation, depth int) (*Counterexample, error) {
+	if !s.e.symmetric {
+		return counterexample(s.e, s.m, v)
+	}
+	plain := s.m
+	plain.Symmetric, plain.MaxSteps = false, depth
+	r, err := Explore(plain)
+	if err != nil {
+		return nil, err
+	}
+	return r.Violation, nil
 }
 
 // allDone reports whether every state of level has finished: a bound
