@@ -435,7 +435,7 @@ func TestMainOutCollision(t *testing.T) {
 // (CCVET_UPDATE=1 rewrites them).
 func TestExplore(t *testing.T) {
 	res := corpusResult(t)
-	dir := gopathWith(t, res, "onethirdrule", "paxoslike")
+	dir := gopathWith(t, res, "onethirdrule", "paxoslike", "uniformvoting")
 	copyDir(t, filepath.Join("..", "compho", "explore"), filepath.Join(dir, "src", "github.com", "ccvet", "ccvet", "compho", "explore"))
 
 	// The variants of the Paxos-like protocol, generated here: fixed
@@ -497,14 +497,17 @@ func TestExplore(t *testing.T) {
 		consts := fmt.Sprintf("package %s\n\nconst (\n\tpkg = %q\n%s\n)\n", v.pkg, v.pkg, v.consts)
 		writeFile(t, filepath.Join(dir, "src", v.pkg, "consts_test.go"), []byte(consts))
 	}
-	b, err := os.ReadFile(filepath.Join("testdata", "explore", "onethirdrule_explore_test.go.txt"))
-	if err != nil {
-		t.Fatal(err)
+	for _, pkg := range []string{"onethirdrule", "uniformvoting"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "explore", pkg+"_explore_test.go.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "src", pkg, "explore_test.go"), b)
 	}
-	writeFile(t, filepath.Join(dir, "src", "onethirdrule", "explore_test.go"), b)
+	writeFile(t, filepath.Join(dir, "src", "uniformvoting", "consts_test.go"), []byte("package uniformvoting\n\nconst (\n\twantKernelStates = 363\n\twantLossSteps = 2\n)\n"))
 
 	traces := t.TempDir()
-	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "TestExplore", "onethirdrule", "paxoslike", "paxosfixed", "paxoslonglog")
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "TestExplore", "onethirdrule", "uniformvoting", "paxoslike", "paxosfixed", "paxoslonglog")
 	cmd.Dir = dir
 	cmd.Env = append(gopathEnv(dir), "CCVET_TRACE_OUT="+traces)
 	out, err := cmd.CombinedOutput()

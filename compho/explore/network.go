@@ -145,6 +145,29 @@ func (kernel) Modes(n int, mon uint64, _ []compho.Set, _ []bool) []Mode {
 	return ms
 }
 
+type roundKernel struct{}
+
+// RoundKernel allows the steps with a non-empty kernel, the condition of
+// UniformVoting: in every step some process, not always the same, is
+// heard by every process it sent to (the intersection of the HO sets is
+// not empty). The other messages may be lost.
+func RoundKernel() Network { return roundKernel{} }
+
+func (roundKernel) Name() string                                     { return "round kernel" }
+func (roundKernel) Init(int) uint64                                  { return 0 }
+func (roundKernel) Next(_ int, mon uint64, _ int, _ []uint64) uint64 { return mon }
+func (roundKernel) Modes(n int, _ uint64, _ []compho.Set, _ []bool) []Mode {
+	ms := make([]Mode, n)
+	for k := range ms {
+		must := compho.SetOf(compho.PID(k))
+		ms[k] = Mode{Sets: func(_ compho.PID, c compho.Set, yield func(compho.Set, uint64)) {
+			m := c & must
+			subsets(c&^m, func(h compho.Set) { yield(h|m, 0) })
+		}}
+	}
+	return ms
+}
+
 type isolations struct{ d, k int }
 
 // Isolations allows the d-bounded k-periodic uniform lossy-synchronous

@@ -75,6 +75,18 @@ func TestNetworks(t *testing.T) {
 			}
 			return c
 		}()},
+		{RoundKernel(), 1 + oracle(n, func(hos []compho.Set) bool {
+			for k := range compho.PID(n) {
+				all := true
+				for _, h := range hos {
+					all = all && h.Has(k)
+				}
+				if all {
+					return true
+				}
+			}
+			return false
+		})},
 		// No isolation, or one of 3 processes.
 		{Isolations(1, 2), 1 + 4},
 		{Isolations(2, 2), 1 + 7},
