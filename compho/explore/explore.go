@@ -127,7 +127,6 @@ type engine struct {
 	reps []*compho.Local
 
 	shards [256]shard
-	count  atomic.Int64
 
 	// outcomes caches the state of a receiver after a step (simple
 	// steps only), by receiver, its state, its HO set and the states of
@@ -885,7 +884,6 @@ func (s *search[M]) expandNode(nd *node, depth int, next *[]*node, transitions *
 			c := &node{key: sc.key, parent: nd, seq: seq, depth: depth + 1}
 			sh.m[sc.key] = c
 			*next = append(*next, c)
-			e.count.Add(1)
 			return true
 		}
 		if old.depth == depth+1 && seq < old.seq {

@@ -3,8 +3,10 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,8 +36,9 @@ type Sampling[M compho.Machine] struct {
 	Workers int
 	// Shrink shrinks the first failing run: its lost messages are
 	// delivered one at a time, kept delivered when the run still fails,
-	// until no loss can be removed.
-	Shrink bool
+	// until no loss can be removed. ShrinkAll shrinks every failing run
+	// (SampleResult.Shrunk).
+	Shrink, ShrinkAll bool
 }
 
 // A SampleResult reports a Sampling.
@@ -55,6 +58,11 @@ type SampleResult struct {
 	Lost    int
 	// Elapsed is the time the runs took (shrinking excluded).
 	Elapsed time.Duration
+	// With ShrinkAll, Shrunk[i] is the number of losses the i-th failing
+	// run (in seed order) keeps after shrinking, and ShrinkTime the time
+	// the shrinking of all of them took.
+	Shrunk     []int
+	ShrinkTime time.Duration
 }
 
 // PerSecond returns the runs per second.
@@ -118,6 +126,7 @@ func Sample[M compho.Machine](s Sampling[M]) (*SampleResult, error) {
 		first    = -1
 		firstAt  time.Duration
 		lost     []loss
+		failing  = make(map[int][]loss)
 		runErr   error
 		wg       sync.WaitGroup
 	)
@@ -148,6 +157,9 @@ func Sample[M compho.Machine](s Sampling[M]) (*SampleResult, error) {
 				if failed {
 					failures.Add(1)
 					mu.Lock()
+					if s.ShrinkAll {
+						failing[i] = rec.lost
+					}
 					if first < 0 || i < first {
 						first, lost = i, rec.lost
 						if firstAt == 0 {
@@ -170,6 +182,18 @@ func Sample[M compho.Machine](s Sampling[M]) (*SampleResult, error) {
 		return res, nil
 	}
 	res.Lost = len(lost)
+	if s.ShrinkAll {
+		t := time.Now()
+		runs := slices.Sorted(maps.Keys(failing))
+		for _, i := range runs {
+			l, err := shrink(s, failing[i])
+			if err != nil {
+				return nil, err
+			}
+			res.Shrunk = append(res.Shrunk, len(l))
+		}
+		res.ShrinkTime = time.Since(t)
+	}
 	if s.Shrink {
 		var err error
 		if lost, err = shrink(s, lost); err != nil {

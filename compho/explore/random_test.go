@@ -8,8 +8,8 @@ import (
 
 // TestSampleBrokenOneThirdRule samples 2000 runs of the broken
 // OneThirdRule from 0 0 1 1 under RandomLoss(seed, 0.3): the number of
-// failing runs is a function of the seeds, and the first failing run
-// shrinks to one loss: p0 misses a 0 and decides 1 with 2 of 3.
+// failing runs is a function of the seeds, and every failing run shrinks
+// to one loss (the first: p0 misses a 0 and decides 1 with 2 of 3).
 func TestSampleBrokenOneThirdRule(t *testing.T) {
 	s := Sampling[*brokenOTR]{
 		New: func() []*brokenOTR {
@@ -20,6 +20,7 @@ func TestSampleBrokenOneThirdRule(t *testing.T) {
 		Runs:       2000,
 		MaxSteps:   10,
 		Shrink:     true,
+		ShrinkAll:  true,
 	}
 	var results []*SampleResult
 	for _, w := range []int{1, 2} {
@@ -36,6 +37,14 @@ func TestSampleBrokenOneThirdRule(t *testing.T) {
 	}
 	t.Logf("%d of %d runs fail (%.3f, 95%% [%.3f, %.3f]), first run %d, %d losses shrunk to %d; %.0f runs/s\n%s",
 		a.Failures, a.Runs, a.Rate, a.Low, a.High, a.First, a.Lost, a.Failing.Losses(), a.PerSecond(), a.Failing)
+	sizes := make(map[int]int)
+	for _, k := range a.Shrunk {
+		sizes[k]++
+	}
+	t.Logf("all failing runs shrunk in %v: %v (losses: runs)", a.ShrinkTime, sizes)
+	if len(a.Shrunk) != a.Failures || sizes[1] != a.Failures {
+		t.Errorf("%d runs shrunk, %d of them to 1 loss; want all %d", len(a.Shrunk), sizes[1], a.Failures)
+	}
 	if a.Failures != 1326 || a.First != 0 || a.Lost != 6 || a.Failing.Losses() != 1 || len(a.Failing.Steps) != 1 {
 		t.Errorf("%d failures, first %d, %d losses shrunk to %d in %d steps; want 1326, 0, 6, 1, 1",
 			a.Failures, a.First, a.Lost, a.Failing.Losses(), len(a.Failing.Steps))
