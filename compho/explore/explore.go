@@ -197,10 +197,15 @@ func (e *engine) cached(k []byte) (uint32, bool) {
 	return id, ok
 }
 
+// maxCached bounds the entries of one shard of the outcomes cache (256
+// shards): a full shard starts again empty, so that the cache stays
+// within a few hundred megabytes.
+const maxCached = 1 << 13
+
 func (e *engine) cache(k []byte, id uint32) {
 	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
 	sh.Lock()
-	if sh.m == nil {
+	if sh.m == nil || len(sh.m) >= maxCached {
 		sh.m = make(map[string]uint32)
 	}
 	sh.m[string(k)] = id
