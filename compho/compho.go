@@ -34,6 +34,10 @@ func (mb Mailbox) Senders() []PID {
 type Round struct {
 	// Name identifies the round in positions and errors.
 	Name string
+	// Source is where the round is in the asynchronous code the machine
+	// was generated from, as file:line (make-HO sets it); it is shown in
+	// the traces of an exploration.
+	Source string
 	// Send sends the round's messages with Ctx.Send and Ctx.Broadcast.
 	// It should not change the state of the machine. Nil means sending
 	// nothing.
@@ -571,7 +575,21 @@ func sameStack(a, b []frame) bool {
 
 // runStep executes one global step.
 func (ex *executor) runStep() error {
-	// Positions and groups.
+	ex.positions()
+	if err := ex.send(); err != nil {
+		return err
+	}
+	if err := ex.environment(); err != nil {
+		return err
+	}
+	if err := ex.updateAll(); err != nil {
+		return err
+	}
+	return ex.advance()
+}
+
+// positions computes the positions and groups of the step.
+func (ex *executor) positions() {
 	ex.reps = ex.reps[:0]
 	for i := range ex.procs {
 		p := &ex.procs[i]
@@ -605,8 +623,10 @@ func (ex *executor) runStep() error {
 			ex.reps = append(ex.reps, i)
 		}
 	}
+}
 
-	// Send.
+// send runs the Send functions of the running processes.
+func (ex *executor) send() error {
 	for i := range ex.procs {
 		p := &ex.procs[i]
 		if p.group < 0 {
@@ -624,8 +644,11 @@ func (ex *executor) runStep() error {
 			}
 		}
 	}
+	return nil
+}
 
-	// Environment.
+// environment asks the adversary for the HO sets and fills the mailboxes.
+func (ex *executor) environment() error {
 	s := Step{Index: ex.step, ex: ex}
 	// The mailboxes of the step share one fresh array, allocated for the
 	// worst case (no loss); each is capped so appends do not overlap.
@@ -683,28 +706,45 @@ func (ex *executor) runStep() error {
 			p.mbox = nil
 		}
 	}
+	return nil
+}
 
-	// Update.
+// updateAll runs the Update functions of the running processes.
+func (ex *executor) updateAll() error {
 	for i := range ex.procs {
-		p := &ex.procs[i]
-		if p.group < 0 {
-			continue
-		}
-		top := &p.stack[len(p.stack)-1]
-		c := &p.ctx
-		c.pos = ex.pos[i]
-		c.call, c.calls = nil, 0
-		if update := top.rounds[top.round].Update; update != nil {
-			c.mode = modeUpdate
-			update(c, p.mbox)
-			c.mode = modeNone
-		}
-		p.mbox = nil
-		if c.err != nil {
-			return c.err
+		if err := ex.update(i); err != nil {
+			return err
 		}
 	}
+	return nil
+}
 
+// update runs the Update function of process i, if it runs, with its
+// mailbox.
+func (ex *executor) update(i int) error {
+	p := &ex.procs[i]
+	if p.group < 0 {
+		return nil
+	}
+	top := &p.stack[len(p.stack)-1]
+	c := &p.ctx
+	c.pos = ex.pos[i]
+	c.call, c.calls = nil, 0
+	if update := top.rounds[top.round].Update; update != nil {
+		c.mode = modeUpdate
+		update(c, p.mbox)
+		c.mode = modeNone
+	}
+	p.mbox = nil
+	if c.err != nil {
+		return c.err
+	}
+	return nil
+}
+
+// advance advances the processes that ran the step, pushes the machines
+// they called and returns the calls that are complete.
+func (ex *executor) advance() error {
 	// Advance, call, return. The calls of the step are created first, so
 	// that their members are listed in PID order.
 	ex.calls = ex.calls[:0]

@@ -148,4 +148,14 @@
 //
 // Run is deterministic: given the same machines and a deterministic
 // adversary it executes the same steps; it starts no goroutines.
+//
+// # Exploring
+//
+// A [System] runs the same steps one stage at a time (Begin, Update of
+// one process with a chosen HO set, Finish), and saves and restores the
+// states of processes ([System.Snapshot], [Assemble], [System.Replace]),
+// so that an explorer (package compho/explore) can fork a state. It needs
+// machines that can be copied ([Cloner], with [CopyOf] and [CopyPointee]
+// for their data) and that write their state to a [Key] ([Keyer]);
+// make-HO generates both.
 package compho

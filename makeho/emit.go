@@ -134,17 +134,32 @@ func (g *loopGen) emit() ([]byte, error) {
 	fmt.Fprintf(&table, "return []compho.Round{\n")
 	for _, r := range g.rounds {
 		name := exported(r.c.Name())
-		fmt.Fprintf(&table, "{Name: %q, Send: %s.Send%s, Update: %s.Update%s},\n", r.c.Name(), m, name, m, name)
+		fmt.Fprintf(&table, "{Name: %q, Source: %q, Send: %s.Send%s, Update: %s.Update%s},\n", r.c.Name(), g.roundSource(r), m, name, m, name)
 	}
 	table.WriteString("}")
 	g.method(&b, "Rounds returns the round table: one phase.", "Rounds() []compho.Round", table.String())
 	g.method(&b, "Halted reports whether the loop has ended.", "Halted() bool", "return "+m+".halted")
+	g.emitClone(&b, fields)
+	g.emitKey(&b, fields)
 	return b.Bytes(), nil
+}
+
+// roundSource is where round r starts in the source, as file:line: the
+// statement that enters it, else its send, else the loop.
+func (g *loopGen) roundSource(r *round) string {
+	switch {
+	case r.sw != nil:
+		return lineOf(g.fset, r.sw.Pos())
+	case len(r.send) > 0:
+		return lineOf(g.fset, r.send[0].Pos())
+	}
+	return lineOf(g.fset, g.loop.Pos())
 }
 
 type field struct {
 	name, typ string
 	param     bool
+	t         types.Type // nil for the synthesized bool fields
 }
 
 // fields lists the machine's fields: the receiver and the parameters
@@ -162,12 +177,12 @@ func (g *loopGen) fields(qual types.Qualifier) []field {
 	}
 	for _, v := range vars {
 		if isParam(v) {
-			out = append(out, field{g.hoisted[v], types.TypeString(v.Type(), qual), true})
+			out = append(out, field{g.hoisted[v], types.TypeString(v.Type(), qual), true, v.Type()})
 		}
 	}
 	for _, v := range vars {
 		if !isParam(v) && !g.isResult(v) {
-			out = append(out, field{g.hoisted[v], types.TypeString(v.Type(), qual), false})
+			out = append(out, field{g.hoisted[v], types.TypeString(v.Type(), qual), false, v.Type()})
 		}
 	}
 	if res := g.fn.Type.Results; res != nil {
@@ -176,26 +191,26 @@ func (g *loopGen) fields(qual types.Qualifier) []field {
 		for _, f := range res.List {
 			n := max(len(f.Names), 1)
 			for range n {
-				out = append(out, field{names[i], types.TypeString(g.info.TypeOf(f.Type), qual) + " // result of the function", false})
+				out = append(out, field{names[i], types.TypeString(g.info.TypeOf(f.Type), qual) + " // result of the function", false, g.info.TypeOf(f.Type)})
 				i++
 			}
 		}
 	}
 	for _, r := range g.rounds {
 		if f := r.fork; f != nil {
-			out = append(out, field{f.field, "bool // " + g.nodeText(f.s.Cond) + " at " + lineOf(g.fset, f.s.Pos()) + ": the path of the if/else that enters " + f.c.Name(), false})
+			out = append(out, field{f.field, "bool // " + g.nodeText(f.s.Cond) + " at " + lineOf(g.fset, f.s.Pos()) + ": the path of the if/else that enters " + f.c.Name(), false, nil})
 		} else if b := r.branch; b != nil && b.f.c == nil {
-			out = append(out, field{b.f.field, "bool // " + g.nodeText(b.f.s.Cond) + " at " + lineOf(g.fset, b.f.s.Pos()) + ": the path of the if/else of round " + r.c.Name(), false})
+			out = append(out, field{b.f.field, "bool // " + g.nodeText(b.f.s.Cond) + " at " + lineOf(g.fset, b.f.s.Pos()) + ": the path of the if/else of round " + r.c.Name(), false, nil})
 		}
 	}
 	for _, sp := range g.splits {
-		out = append(out, field{sp.field, "bool // " + sp.cond + " at " + lineOf(g.fset, sp.s.Pos()) + ": the path that enters " + sp.c.Name() + " in the if", false})
+		out = append(out, field{sp.field, "bool // " + sp.cond + " at " + lineOf(g.fset, sp.s.Pos()) + ": the path that enters " + sp.c.Name() + " in the if", false, nil})
 	}
 	if g.rangeStmt != nil {
 		if id, ok := g.rangeStmt.Key.(*ast.Ident); !ok || id.Name == "_" {
-			out = append(out, field{g.iterField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations done", false})
+			out = append(out, field{g.iterField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations done", false, g.info.TypeOf(g.rangeStmt.X)})
 		}
-		out = append(out, field{g.itersField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations to do", false})
+		out = append(out, field{g.itersField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations to do", false, g.info.TypeOf(g.rangeStmt.X)})
 	}
 	return out
 }

@@ -424,3 +424,113 @@ func TestMainOutCollision(t *testing.T) {
 		t.Errorf("%s was created", out)
 	}
 }
+
+// TestExplore explores the generated machines with compho/explore (the
+// tests of testdata/explore): the state key of OneThirdRule and its state
+// count; the Paxos-like protocol's last = ballot bug, found with its
+// shortest trace (8 steps, 1 isolation), replayed, and sampled; the same
+// protocol fixed, clean up to the same bound; and the bug with ties
+// between Acks broken by the longest log (16 steps, 4 isolations). The
+// traces are compared with testdata/explore/*.trace.golden
+// (CCVET_UPDATE=1 rewrites them).
+func TestExplore(t *testing.T) {
+	res := corpusResult(t)
+	dir := gopathWith(t, res, "onethirdrule", "paxoslike", "uniformvoting")
+	copyDir(t, filepath.Join("..", "compho", "explore"), filepath.Join(dir, "src", "github.com", "ccvet", "ccvet", "compho", "explore"))
+
+	// The variants of the Paxos-like protocol, generated here: fixed
+	// (last = ballot moved from Prepare to Propose), and with the bug but
+	// ties between Acks broken by the longest log.
+	variants := []struct {
+		pkg    string
+		edits  [][2]string
+		consts string
+	}{
+		{"paxoslike", nil, "fixed = false\nisolations = 1\nballots = 3\nwantSteps = 8\nwantStates = 0\nwantLossySync = 157\nwantRandomLoss = 154"},
+		{"paxosfixed", [][2]string{
+			{"\t\tp.last = p.ballot      // line 15: THE BUG (@bugfix remove)\n", ""},
+			{"\t\t// Line 34, @bugfix add: the fix sets p.last = p.ballot here.\n", "\t\tp.last = p.ballot // line 34: the fix\n"},
+		}, "fixed = true\nisolations = 1\nballots = 3\nwantSteps = 0\nwantStates = 163\nwantLossySync = 0\nwantRandomLoss = 0"},
+		{"paxoslonglog", [][2]string{
+			{"m.Last == acks[best].Last && q < best", "m.Last == acks[best].Last && (len(m.Log) > len(acks[best].Log) || len(m.Log) == len(acks[best].Log) && q < best)"},
+		}, "fixed = false\nisolations = 4\nballots = 4\nwantSteps = 16\nwantStates = 0\nwantLossySync = 0\nwantRandomLoss = 0"},
+	}
+	entries, err := os.ReadDir(filepath.Join(corpusDir, "src", "paxoslike"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range variants {
+		if v.pkg != "paxoslike" {
+			for _, e := range entries {
+				name := e.Name()
+				if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(corpusDir, "src", "paxoslike", name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				src := strings.Replace(string(b), "package paxoslike", "package "+v.pkg, 1)
+				if name == "paxoslike.go" {
+					for _, r := range v.edits {
+						if !strings.Contains(src, r[0]) {
+							t.Fatalf("paxoslike.go does not contain %q", r[0])
+						}
+						src = strings.Replace(src, r[0], r[1], 1)
+					}
+					name = v.pkg + ".go"
+				}
+				writeFile(t, filepath.Join(dir, "src", v.pkg, name), []byte(src))
+			}
+			gen, err := makeho.Generate(makeho.Options{Patterns: []string{v.pkg}, Dir: dir, Env: gopathEnv(dir)})
+			if err != nil || len(gen.Errors) > 0 || len(gen.Diagnostics) > 0 || len(gen.Files) != 1 {
+				t.Fatalf("generating %s: %v %v %v", v.pkg, err, gen.Errors, short(gen.Diagnostics))
+			}
+			writeFile(t, filepath.Join(dir, "src", v.pkg, v.pkg+"_compho.go"), gen.Files[0].Content)
+		}
+		b, err := os.ReadFile(filepath.Join("testdata", "explore", "paxoslike_explore_test.go.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = bytes.Replace(b, []byte("package paxoslike"), []byte("package "+v.pkg), 1)
+		writeFile(t, filepath.Join(dir, "src", v.pkg, "explore_test.go"), b)
+		consts := fmt.Sprintf("package %s\n\nconst (\n\tpkg = %q\n%s\n)\n", v.pkg, v.pkg, v.consts)
+		writeFile(t, filepath.Join(dir, "src", v.pkg, "consts_test.go"), []byte(consts))
+	}
+	for _, pkg := range []string{"onethirdrule", "uniformvoting"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "explore", pkg+"_explore_test.go.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "src", pkg, "explore_test.go"), b)
+	}
+	writeFile(t, filepath.Join(dir, "src", "uniformvoting", "consts_test.go"), []byte("package uniformvoting\n\nconst (\n\twantKernelStates = 363\n\twantLossSteps = 2\n)\n"))
+
+	traces := t.TempDir()
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "TestExplore", "onethirdrule", "uniformvoting", "paxoslike", "paxosfixed", "paxoslonglog")
+	cmd.Dir = dir
+	cmd.Env = append(gopathEnv(dir), "CCVET_TRACE_OUT="+traces)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	for _, pkg := range []string{"paxoslike", "paxoslonglog"} {
+		got, err := os.ReadFile(filepath.Join(traces, pkg+".trace"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", "explore", pkg+".trace.golden")
+		if os.Getenv("CCVET_UPDATE") != "" {
+			writeFile(t, golden, got)
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("trace differs from %s (CCVET_UPDATE=1 to update):\n%s", golden, got)
+		}
+	}
+}

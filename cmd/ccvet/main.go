@@ -22,6 +22,7 @@ import (
 	"os"
 
 	"github.com/ccvet/ccvet/analyzer"
+	"github.com/ccvet/ccvet/compho/explore/explorecmd"
 	"github.com/ccvet/ccvet/internal/driver"
 	"github.com/ccvet/ccvet/internal/lsp"
 	"github.com/ccvet/ccvet/internal/vettool"
@@ -37,6 +38,9 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "makeho" {
 		os.Exit(makeho.Main(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "explore" {
+		os.Exit(explorecmd.Main(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	os.Exit(driver.MainAdvisory(analyzer.Suite, analyzer.Advisory, os.Args[1:], os.Stdout, os.Stderr))
 }

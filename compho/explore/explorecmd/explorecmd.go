@@ -1,0 +1,227 @@
+// Package explorecmd is the command `ccvet explore`: it runs the
+// explorations a package declares, functions marked //ccvet:explore that
+// return an explore.Model, and reports their results (see docs/explore.md).
+package explorecmd
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/ccvet/ccvet/compho/explore"
+)
+
+// The exit codes of Main.
+const (
+	ExitOK        = 0 // every exploration is clean
+	ExitViolation = 1 // an invariant is violated
+	ExitError     = 2 // bad usage, no exploration, a package that does not build
+)
+
+// Directive marks a function that returns an explore.Model to run.
+const Directive = "//ccvet:explore"
+
+// An exploration is a marked function of a package.
+type exploration struct {
+	dir, pkg, name string
+}
+
+// Main runs `ccvet explore args`, writing the results to stdout and
+// errors to stderr, and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	run := fs.String("run", "", "run only the explorations whose function name matches `regexp`")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `ccvet explore runs the explorations a package declares: functions marked
+%s (in any file of the package, _test.go files included) that
+take no argument and return an explore.Model of its generated machines.
+
+Usage:
+  ccvet explore [-run regexp] [packages]   (default .)
+
+Exit status: 0 no invariant violated, 1 a violation (its trace is
+printed), 2 errors.
+
+Flags:
+`, Directive)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitError
+	}
+	var filter *regexp.Regexp
+	if *run != "" {
+		var err error
+		if filter, err = regexp.Compile(*run); err != nil {
+			fmt.Fprintf(stderr, "ccvet explore: -run: %v\n", err)
+			return ExitError
+		}
+	}
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	dirs, err := packageDirs(patterns)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccvet explore: %v\n", err)
+		return ExitError
+	}
+	var all []exploration
+	for _, dir := range dirs {
+		es, err := find(dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "ccvet explore: %v\n", err)
+			return ExitError
+		}
+		for _, e := range es {
+			if filter == nil || filter.MatchString(e.name) {
+				all = append(all, e)
+			}
+		}
+	}
+	if len(all) == 0 {
+		fmt.Fprintf(stderr, "ccvet explore: no function marked %s in %s\n", Directive, strings.Join(patterns, " "))
+		return ExitError
+	}
+	code := ExitOK
+	for _, dir := range dirs {
+		var es []exploration
+		for _, e := range all {
+			if e.dir == dir {
+				es = append(es, e)
+			}
+		}
+		if len(es) > 0 {
+			code = max(code, runDir(dir, es, stdout, stderr))
+		}
+	}
+	return code
+}
+
+// packageDirs resolves the patterns to package directories with go list.
+func packageDirs(patterns []string) ([]string, error) {
+	cmd := exec.Command("go", append([]string{"list", "-f", "{{.Dir}}"}, patterns...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.Fields(string(out)), nil
+}
+
+// find lists the marked functions of the package in dir.
+func find(dir string) ([]exploration, error) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []exploration
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil || !marked(fd.Doc) {
+				continue
+			}
+			pos := fset.Position(fd.Pos())
+			if fd.Recv != nil || fd.Type.Params.NumFields() != 0 || fd.Type.Results.NumFields() != 1 || fd.Type.TypeParams != nil {
+				return nil, fmt.Errorf("%s: %s is marked %s but is not a function of no argument returning an explore.Model", pos, fd.Name.Name, Directive)
+			}
+			out = append(out, exploration{dir: dir, pkg: f.Name.Name, name: fd.Name.Name})
+		}
+	}
+	return out, nil
+}
+
+func marked(doc *ast.CommentGroup) bool {
+	for _, c := range doc.List {
+		if strings.TrimSpace(c.Text) == Directive {
+			return true
+		}
+	}
+	return false
+}
+
+// runDir writes a test file that checks the explorations of dir, runs
+// it with go test, and removes it.
+func runDir(dir string, es []exploration, stdout, stderr io.Writer) int {
+	byPkg := make(map[string][]exploration)
+	for _, e := range es {
+		byPkg[e.pkg] = append(byPkg[e.pkg], e)
+	}
+	var names []string
+	for pkg, pes := range byPkg {
+		var b strings.Builder
+		fmt.Fprintf(&b, "// Code generated by ccvet explore, removed after the run. DO NOT EDIT.\n\npackage %s\n\nimport (\n\t\"testing\"\n\n\tccvetexplore \"github.com/ccvet/ccvet/compho/explore\"\n)\n\nfunc TestCcvetExplore(t *testing.T) {\n", pkg)
+		for _, e := range pes {
+			fmt.Fprintf(&b, "\tccvetexplore.Check(t, %q, %s())\n", e.name, e.name)
+		}
+		b.WriteString("}\n")
+		f, err := os.CreateTemp(dir, "ccvet_explore_*_test.go")
+		if err != nil {
+			fmt.Fprintf(stderr, "ccvet explore: %v\n", err)
+			return ExitError
+		}
+		names = append(names, f.Name())
+		_, err = f.WriteString(b.String())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ccvet explore: %v\n", err)
+			removeAll(names)
+			return ExitError
+		}
+	}
+	defer removeAll(names)
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "^TestCcvetExplore$", ".")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	text := out.String()
+	violation := strings.Contains(text, explore.ViolationMarker)
+	for _, line := range strings.SplitAfter(text, "\n") {
+		// go test's own summary lines say nothing the results do not.
+		if line == "" || line == "PASS\n" || line == "FAIL\n" || strings.HasPrefix(line, "ok  \t") || strings.HasPrefix(line, "FAIL\t") ||
+			strings.HasPrefix(line, "=== RUN   TestCcvetExplore") || strings.HasPrefix(line, "--- FAIL: TestCcvetExplore") || strings.HasPrefix(line, "--- PASS: TestCcvetExplore") {
+			continue
+		}
+		fmt.Fprint(stdout, strings.Replace(line, explore.ViolationMarker+" ", "", 1))
+	}
+	switch {
+	case violation:
+		return ExitViolation
+	case err != nil:
+		fmt.Fprintf(stderr, "ccvet explore: go test in %s: %v\n", dir, err)
+		return ExitError
+	}
+	return ExitOK
+}
+
+func removeAll(names []string) {
+	for _, n := range names {
+		os.Remove(n)
+	}
+}
