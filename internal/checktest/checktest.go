@@ -3,12 +3,13 @@
 // what the analyzers reported, analyzer by analyzer.
 //
 // It does what analysistest.Run does for one analyzer and one package,
-// with the same // want syntax and the same kind of failure messages, but
-// the dependencies (the standard library, from source) are loaded,
-// type-checked and analysed once for all the packages, and the analyzers'
-// shared prerequisites run once per package instead of once per analyzer.
-// That is what makes a corpus of many small packages, each checked by a
-// suite of analyzers, cheap to test.
+// with the same // want syntax for diagnostics (not for facts: the suite's
+// analyzers export none) and the same kind of failure messages (file:line,
+// the message against the pattern), but the dependencies (the standard
+// library, from source) are loaded, type-checked and analysed once for all
+// the packages, and the analyzers' shared prerequisites run once per
+// package instead of once per analyzer. That is what makes a corpus of many
+// small packages, each checked by a suite of analyzers, cheap to test.
 //
 // Only tests import it.
 package checktest
@@ -142,9 +143,8 @@ func (r *Result) Diagnostics(path string) []Diagnostic {
 // match an expectation on its line, and every expectation a diagnostic. In
 // addition, an expectation is met only by the analyzer owner: a diagnostic
 // of another analyzer, or of owner with another message, fails the test.
-// Expectations of facts (name:"pattern") are checked against owner's facts
-// on the objects of the package. Parse and type errors of the package, and
-// an analysis that fails, fail the test too.
+// Parse and type errors of the package, and an analysis that fails, fail
+// the test too.
 func (r *Result) Check(t Testing, path, owner string) {
 	if h, ok := t.(interface{ Helper() }); ok {
 		h.Helper()
@@ -163,12 +163,6 @@ type key struct {
 	line int
 }
 
-type expectation struct {
-	kind string // "diagnostic" or "fact"
-	name string // for a fact, the object's name or "package"
-	rx   *regexp.Regexp
-}
-
 func (r *Result) check(t Testing, pkg *packages.Package, owner string) {
 	if h, ok := t.(interface{ Helper() }); ok {
 		h.Helper()
@@ -180,32 +174,29 @@ func (r *Result) check(t Testing, pkg *packages.Package, owner string) {
 	want := r.expectations(t, pkg)
 	// checkMessage matches a message of analyzer name at posn with an
 	// expectation of its line, and removes the expectation it meets.
-	checkMessage := func(posn token.Position, kind, analyzer, name, message string) {
+	checkMessage := func(posn token.Position, analyzer, message string) {
 		if h, ok := t.(interface{ Helper() }); ok {
 			h.Helper()
 		}
 		posn.Filename = r.sanitize(posn.Filename)
 		k := key{posn.Filename, posn.Line}
 		var unmatched []string
-		for i, exp := range want[k] {
-			if exp.kind != kind || exp.name != name {
-				continue
-			}
-			if !exp.rx.MatchString(message) {
-				unmatched = append(unmatched, fmt.Sprintf("%#q", exp.rx))
+		for i, rx := range want[k] {
+			if !rx.MatchString(message) {
+				unmatched = append(unmatched, fmt.Sprintf("%#q", rx))
 				continue
 			}
 			if analyzer != owner {
-				t.Errorf("%v: %s %q of %s meets the expectation %#q, which is %s's", posn, kind, message, analyzer, exp.rx, owner)
+				t.Errorf("%v: diagnostic %q of %s meets the expectation %#q, which is %s's", posn, message, analyzer, rx, owner)
 				return
 			}
 			want[k] = slices.Delete(want[k], i, i+1)
 			return
 		}
 		if unmatched == nil {
-			t.Errorf("%v: unexpected %s of %s: %v", posn, kind, analyzer, message)
+			t.Errorf("%v: unexpected diagnostic of %s: %v", posn, analyzer, message)
 		} else {
-			t.Errorf("%v: %s %q of %s does not match pattern %s", posn, kind, message, analyzer, strings.Join(unmatched, " or "))
+			t.Errorf("%v: diagnostic %q of %s does not match pattern %s", posn, message, analyzer, strings.Join(unmatched, " or "))
 		}
 	}
 	for _, act := range acts {
@@ -214,30 +205,13 @@ func (r *Result) check(t Testing, pkg *packages.Package, owner string) {
 			continue
 		}
 		for _, d := range act.Diagnostics {
-			checkMessage(pkg.Fset.Position(d.Pos), "diagnostic", act.Analyzer.Name, "", d.Message)
-		}
-		if act.Analyzer.Name != owner {
-			continue
-		}
-		for _, f := range act.AllPackageFacts() {
-			if f.Package == pkg.Types {
-				posn := pkg.Fset.Position(pkg.Syntax[0].Pos())
-				posn.Line, posn.Column = 1, 1
-				checkMessage(posn, "fact", owner, "package", fmt.Sprint(f))
-			}
-		}
-		facts := act.AllObjectFacts()
-		sort.Slice(facts, func(i, j int) bool { return facts[i].Object.Pos() < facts[j].Object.Pos() })
-		for _, f := range facts {
-			if f.Object.Pkg() == pkg.Types {
-				checkMessage(pkg.Fset.Position(f.Object.Pos()), "fact", owner, f.Object.Name(), fmt.Sprint(f.Fact))
-			}
+			checkMessage(pkg.Fset.Position(d.Pos), act.Analyzer.Name, d.Message)
 		}
 	}
 	var surplus []string
 	for k, exps := range want {
-		for _, exp := range exps {
-			surplus = append(surplus, fmt.Sprintf("%s:%d: no %s of %s was reported matching %#q", k.file, k.line, exp.kind, owner, exp.rx))
+		for _, rx := range exps {
+			surplus = append(surplus, fmt.Sprintf("%s:%d: no diagnostic of %s was reported matching %#q", k.file, k.line, owner, rx))
 		}
 	}
 	sort.Strings(surplus)
@@ -248,8 +222,8 @@ func (r *Result) check(t Testing, pkg *packages.Package, owner string) {
 
 // expectations reads the // want comments of pkg's Go files, as
 // analysistest does (a comment "//...// want ..." counts from "want").
-func (r *Result) expectations(t Testing, pkg *packages.Package) map[key][]expectation {
-	want := make(map[key][]expectation)
+func (r *Result) expectations(t Testing, pkg *packages.Package) map[key][]*regexp.Regexp {
+	want := make(map[key][]*regexp.Regexp)
 	for _, f := range pkg.Syntax {
 		for _, group := range f.Comments {
 			for _, c := range group.List {
@@ -282,8 +256,10 @@ func (r *Result) expectations(t Testing, pkg *packages.Package) map[key][]expect
 }
 
 // parseExpectations parses what follows "want": quoted patterns of
-// diagnostics, name:"pattern" for facts, and +N to move them N lines down.
-func parseExpectations(text string) (lineDelta int, expects []expectation, err error) {
+// diagnostics, and +N to move them N lines down. (analysistest's
+// name:"pattern" expectations of facts are refused: ccvet's analyzers
+// export no facts of their own.)
+func parseExpectations(text string) (lineDelta int, expects []*regexp.Regexp, err error) {
 	var scanErr string
 	sc := new(scanner.Scanner).Init(strings.NewReader(text))
 	sc.Error = func(_ *scanner.Scanner, msg string) { scanErr = msg }
@@ -307,17 +283,9 @@ func parseExpectations(text string) (lineDelta int, expects []expectation, err e
 			if err != nil {
 				return 0, nil, err
 			}
-			expects = append(expects, expectation{"diagnostic", "", rx})
+			expects = append(expects, rx)
 		case scanner.Ident:
-			name := sc.TokenText()
-			if tok = sc.Scan(); tok != ':' {
-				return 0, nil, fmt.Errorf("got %s after %s, want ':'", scanner.TokenString(tok), name)
-			}
-			rx, err := pattern(sc.Scan())
-			if err != nil {
-				return 0, nil, err
-			}
-			expects = append(expects, expectation{"fact", name, rx})
+			return 0, nil, fmt.Errorf("%s: expectations of facts are not supported", sc.TokenText())
 		case scanner.EOF:
 			if scanErr != "" {
 				return 0, nil, fmt.Errorf("%s", scanErr)
