@@ -237,10 +237,12 @@ func TestCorpusCompiles(t *testing.T) {
 
 // testArgs is the go command that runs the differential tests of the
 // generated machines: with the race detector when the slow suites are on.
-func testArgs(args ...string) []string {
+func testArgs(t *testing.T, args ...string) []string {
 	cmd := []string{"test", "-count=1"}
 	if testenv.Slow() {
 		cmd = append(cmd, "-race")
+	} else {
+		t.Logf("without the race detector: set %s=1 to add -race", testenv.SlowTests)
 	}
 	return append(cmd, args...)
 }
@@ -269,7 +271,7 @@ func TestRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(dir, "src", pkg, "run_test.go"), b)
-			goCmd(t, dir, testArgs("-v", "-run", "TestGenerated", pkg)...)
+			goCmd(t, dir, testArgs(t, "-v", "-run", "TestGenerated", pkg)...)
 		})
 	}
 }
@@ -408,7 +410,7 @@ func TestGeneratedSmall(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(dir, "src", pkg, "run_test.go"), b)
-		goCmd(t, dir, testArgs("-run", "TestGenerated", pkg)...)
+		goCmd(t, dir, testArgs(t, "-run", "TestGenerated", pkg)...)
 	}
 }
 
