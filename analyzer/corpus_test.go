@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/ccvet/ccvet/analyzer"
+	"github.com/ccvet/ccvet/internal/checktest"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // The corpus: protocols from the papers ported to Go under
@@ -84,56 +84,84 @@ func analyzerNamed(t *testing.T, name string) *analysis.Analyzer {
 }
 
 // TestCorpusCorrect checks that every analyzer is silent on the correct
-// protocols.
+// protocols. They are loaded once and analysed in one run of the whole
+// suite, as a driver does.
 func TestCorpusCorrect(t *testing.T) {
-	for _, pkg := range corpusPackages(t) {
-		for _, a := range analyzer.Suite {
-			t.Run(pkg+"/"+a.Name, func(t *testing.T) {
-				t.Parallel()
-				analysistest.Run(t, corpusDir, a, pkg)
-			})
-		}
+	pkgs := corpusPackages(t)
+	gopath := []string{corpusDir}
+	res := checktest.Analyze(t, gopath, analyzer.Suite, checktest.Load(t, gopath, pkgs...))
+	for _, pkg := range pkgs {
+		t.Run(pkg, func(t *testing.T) {
+			// No // want comment: any diagnostic is unexpected.
+			res.Check(t, pkg, "")
+		})
 	}
 }
 
 // TestCorpusMutants checks that each mutant is caught by its analyzer, at
-// the line and with the message its // want comment gives.
+// the line and with the message its // want comment gives, and that no
+// other analyzer reports anything on it. The mutants are written to one
+// temporary GOPATH, each its own package (mutants/PKG/NAME, importing the
+// corpus's transport), then loaded once and analysed in one run of the
+// whole suite, so that the standard library is type-checked and analysed
+// once for all of them.
 func TestCorpusMutants(t *testing.T) {
+	dir := t.TempDir()
+	gopath := []string{dir, corpusDir}
+	type job struct {
+		pkg, path string
+		m         mutant
+	}
+	var jobs []job
+	var paths []string
 	for _, pkg := range corpusPackages(t) {
-		mutants := readMutants(t, pkg)
-		for _, m := range mutants {
-			t.Run(pkg+"/"+m.name, func(t *testing.T) {
-				t.Parallel()
-				a := analyzerNamed(t, m.analyzer)
-				dir := materialise(t, pkg, m)
-				if !implemented[m.analyzer] {
-					// Still type-check the mutant, so it does not rot.
-					analysistestQuiet(t, dir, pkg)
-					t.Skipf("%s is not implemented yet", m.analyzer)
-				}
-				if knownMisses[pkg+"/"+m.name] {
-					rec := &recorder{}
-					analysistest.Run(rec, dir, a, pkg)
-					if len(rec.errs) == 0 {
-						t.Fatalf("known miss %s/%s is caught now: remove it from knownMisses", pkg, m.name)
-					}
-					t.Skipf("known miss (%d mismatches), first: %s", len(rec.errs), rec.errs[0])
-				}
-				results := analysistest.Run(t, dir, a, pkg)
-				if os.Getenv("CCVET_UPDATE") != "" {
-					exactWants(t, pkg, m, results)
-				}
-			})
+		for _, m := range readMutants(t, pkg) {
+			path := "mutants/" + pkg + "/" + m.name
+			if err := materialise(dir, path, pkg, m); err != nil {
+				t.Error(err)
+				continue
+			}
+			jobs = append(jobs, job{pkg, path, m})
+			paths = append(paths, path)
 		}
+	}
+	if t.Failed() {
+		return
+	}
+	res := checktest.Analyze(t, gopath, analyzer.Suite, checktest.Load(t, gopath, paths...))
+	for _, j := range jobs {
+		t.Run(j.pkg+"/"+j.m.name, func(t *testing.T) {
+			analyzerNamed(t, j.m.analyzer)
+			if !implemented[j.m.analyzer] {
+				// Loaded all the same, so the mutant does not rot.
+				for _, p := range res.Packages(j.path) {
+					for _, err := range p.Errors {
+						t.Errorf("%s: %v", p.ID, err)
+					}
+				}
+				t.Skipf("%s is not implemented yet", j.m.analyzer)
+			}
+			if knownMisses[j.pkg+"/"+j.m.name] {
+				rec := &recorder{}
+				res.Check(rec, j.path, j.m.analyzer)
+				if len(rec.errs) == 0 {
+					t.Fatalf("known miss %s/%s is caught now: remove it from knownMisses", j.pkg, j.m.name)
+				}
+				t.Skipf("known miss (%d mismatches), first: %s", len(rec.errs), rec.errs[0])
+			}
+			res.Check(t, j.path, j.m.analyzer)
+			if os.Getenv("CCVET_UPDATE") != "" {
+				exactWants(t, j.pkg, j.m, res.Diagnostics(j.path))
+			}
+		})
 	}
 }
 
 // exactWants rewrites, in pkg's mutants.txt, the // want patterns of
-// mutant m that matched a diagnostic into the diagnostic's exact message,
-// so that the corpus asserts exact diagnostics. Run with CCVET_UPDATE=1
-// after changing a message; mutants are independent, so the rewrites of
-// parallel subtests are serialised.
-func exactWants(t *testing.T, pkg string, m mutant, results []*analysistest.Result) {
+// mutant m that matched a diagnostic of m's analyzer into the diagnostic's
+// exact message, so that the corpus asserts exact diagnostics. Run with
+// CCVET_UPDATE=1 after changing a message.
+func exactWants(t *testing.T, pkg string, m mutant, diags []checktest.Diagnostic) {
 	wantsMu.Lock()
 	defer wantsMu.Unlock()
 	path := filepath.Join(corpusDir, "src", pkg, "mutants.txt")
@@ -145,25 +173,25 @@ func exactWants(t *testing.T, pkg string, m mutant, results []*analysistest.Resu
 	start := strings.Index(text, "=== "+m.name+" ")
 	end := start + strings.Index(text[start:], "\n===\n")
 	block := text[start:end]
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			posn := r.Pass.Fset.Position(d.Pos)
-			src, err := os.ReadFile(posn.Filename)
-			if err != nil {
-				t.Fatal(err)
-			}
-			line := strings.Split(string(src), "\n")[posn.Line-1]
-			i := strings.Index(line, "// want `")
-			if i < 0 {
-				continue
-			}
-			pattern := strings.TrimSuffix(line[i+len("// want `"):], "`")
-			exact := regexp.QuoteMeta(d.Message)
-			if pattern == exact || strings.Contains(exact, "`") || strings.Contains(pattern, "`") {
-				continue
-			}
-			block = strings.Replace(block, "// want `"+pattern+"`", "// want `"+exact+"`", 1)
+	for _, d := range diags {
+		if d.Analyzer != m.analyzer {
+			continue
 		}
+		src, err := os.ReadFile(d.Posn.Filename)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := strings.Split(string(src), "\n")[d.Posn.Line-1]
+		i := strings.Index(line, "// want `")
+		if i < 0 {
+			continue
+		}
+		pattern := strings.TrimSuffix(line[i+len("// want `"):], "`")
+		exact := regexp.QuoteMeta(d.Message)
+		if pattern == exact || strings.Contains(exact, "`") || strings.Contains(pattern, "`") {
+			continue
+		}
+		block = strings.Replace(block, "// want `"+pattern+"`", "// want `"+exact+"`", 1)
 	}
 	if err := os.WriteFile(path, []byte(text[:start]+block+text[end:]), 0o644); err != nil {
 		t.Fatal(err)
@@ -177,30 +205,6 @@ type recorder struct{ errs []string }
 
 func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
-}
-
-// analysistestQuiet type-checks pkg by running syncdirective with the
-// // want comments removed.
-func analysistestQuiet(t *testing.T, dir, pkg string) {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "src", pkg, "*.go"))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, l := range strings.Split(string(b), "\n") {
-			if i := strings.Index(l, "// want "); i >= 0 {
-				l = l[:i]
-			}
-			out = append(out, l)
-		}
-		if err := os.WriteFile(f, []byte(strings.Join(out, "\n")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	analysistest.Run(t, dir, analyzerNamed(t, "syncdirective"), pkg)
 }
 
 func readMutants(t *testing.T, pkg string) []mutant {
@@ -255,38 +259,37 @@ func readMutants(t *testing.T, pkg string) []mutant {
 	return ms
 }
 
-// materialise copies the corpus to a temporary GOPATH with the mutation
-// applied; the old text must occur exactly once in the package.
-func materialise(t *testing.T, pkg string, m mutant) string {
-	t.Helper()
-	dir := t.TempDir()
-	src := filepath.Join(corpusDir, "src")
+// materialise writes package pkg of the corpus, with mutation m applied,
+// to dir/src/path; the old text must occur exactly once in the package.
+func materialise(dir, path, pkg string, m mutant) error {
+	src := filepath.Join(corpusDir, "src", pkg)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	dst := filepath.Join(dir, "src", filepath.FromSlash(path))
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
 	applied := 0
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(src, path)
-		dst := filepath.Join(dir, "src", rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if filepath.Dir(rel) == pkg && strings.HasSuffix(path, ".go") && (m.file == "" || m.file == d.Name()) {
-			n := strings.Count(string(b), m.old)
-			applied += n
+		if m.file == "" || m.file == e.Name() {
+			applied += strings.Count(string(b), m.old)
 			b = []byte(strings.Replace(string(b), m.old, m.new, 1))
 		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			return err
+		}
 	}
 	if applied != 1 {
-		t.Fatal(fmt.Sprintf("mutant %s: the old text occurs %d times in package %s, want exactly once", m.name, applied, pkg))
+		return fmt.Errorf("mutant %s: the old text occurs %d times in package %s, want exactly once", m.name, applied, pkg)
 	}
-	return dir
+	return nil
 }

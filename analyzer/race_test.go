@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/internal/report"
+	"github.com/ccvet/ccvet/internal/testenv"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 )
@@ -32,10 +33,11 @@ import (
 // test data (which has findings of every analyzer, suppressions and facts
 // across packages), and a few standard library packages with their
 // dependencies (the fast path for un-annotated code).
+//
+// It takes over half a minute, so it runs only with CCVET_SLOW_TESTS=1 (as in
+// CI): CCVET_SLOW_TESTS=1 go test -race -run TestConcurrentRuns ./analyzer.
 func TestConcurrentRuns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("analyses the corpus four times")
-	}
+	testenv.SkipUnlessSlow(t, "analyses the corpus and the test data four times")
 	start := time.Now()
 	roots := []string{
 		corpusDir,

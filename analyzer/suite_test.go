@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/testenv"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -38,9 +39,7 @@ func TestNames(t *testing.T) {
 // TestStdlib runs the whole suite over a large slice of the standard
 // library: no panic, no error, no diagnostic on un-annotated code.
 func TestStdlib(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads much of the standard library")
-	}
+	testenv.SkipUnlessSlow(t, "analyses the whole standard library")
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax}, "std")
 	if err != nil {
 		t.Fatal(err)
@@ -68,9 +67,7 @@ func TestStdlib(t *testing.T) {
 // path of the resolver on real code. It checks only that nothing panics
 // and no analysis fails.
 func TestStdlibAnnotated(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads much of the standard library")
-	}
+	testenv.SkipUnlessSlow(t, "analyses much of the standard library, annotated")
 	patterns := []string{"go/...", "net/http", "encoding/...", "text/template/...", "sync/...", "container/..."}
 	listed, err := packages.Load(&packages.Config{Mode: packages.NeedFiles}, patterns...)
 	if err != nil {

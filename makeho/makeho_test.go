@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/testenv"
 	"github.com/ccvet/ccvet/makeho"
 )
 
@@ -234,12 +235,25 @@ func TestCorpusCompiles(t *testing.T) {
 	goCmd(t, dir, append([]string{"vet"}, pkgs...)...)
 }
 
+// testArgs is the go command that runs the differential tests of the
+// generated machines: with the race detector when the slow suites are on.
+func testArgs(t *testing.T, args ...string) []string {
+	cmd := []string{"test", "-count=1"}
+	if testenv.Slow() {
+		cmd = append(cmd, "-race")
+	} else {
+		t.Logf("without the race detector: set %s=1 to add -race", testenv.SlowTests)
+	}
+	return append(cmd, args...)
+}
+
 // TestRun runs the generated machines on compho with the tests of
 // testdata/run: for OneThirdRule, agreement and validity under loss; for
 // each, the differential test of the rewriting (the asynchronous code
 // over a lock-step network with compho/lockstep and the machine on
 // compho.Run, under the same heard-of sets, go through the same
-// algorithm-variable values), with the race detector on. The
+// algorithm-variable values), with the race detector on when
+// CCVET_SLOW_TESTS=1 (it makes them up to twenty times slower). The
 // channel-based protocols (UniformVoting, Paxos-like, LastVoting) run in a
 // testing/synctest bubble, their messages delivered by
 // lockstep.RunChans, and the machine replays the heard-of sets the
@@ -257,7 +271,7 @@ func TestRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(dir, "src", pkg, "run_test.go"), b)
-			goCmd(t, dir, "test", "-count=1", "-race", "-v", "-run", "TestGenerated", pkg)
+			goCmd(t, dir, testArgs(t, "-v", "-run", "TestGenerated", pkg)...)
 		})
 	}
 }
@@ -356,7 +370,8 @@ func TestMainErrors(t *testing.T) {
 // TestGeneratedSmall generates the small packages of testdata/gen, which
 // each exercise one rewriting the corpus does not, compares them with
 // their golden files (CCVET_UPDATE=1 rewrites them), builds and vets them,
-// and runs their differential tests (testdata/gen/run).
+// and runs their differential tests (testdata/gen/run), with the race
+// detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
 	pkgs := []string{"leaderonly"}
@@ -395,7 +410,7 @@ func TestGeneratedSmall(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(dir, "src", pkg, "run_test.go"), b)
-		goCmd(t, dir, "test", "-count=1", "-race", "-run", "TestGenerated", pkg)
+		goCmd(t, dir, testArgs(t, "-run", "TestGenerated", pkg)...)
 	}
 }
 

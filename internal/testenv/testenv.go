@@ -130,3 +130,23 @@ func ResendModule(sendSuffix string) map[string]string {
 		"proc/proc.go": fmt.Sprintf(resendProcGo, sendSuffix),
 	}
 }
+
+// SlowTests is the environment variable that turns on the slow suites
+// (the standard library sweeps, the concurrent reruns of the suite, the
+// race detector over the generated machines): `go test ./...` skips them
+// unless it is 1, and CI sets it.
+const SlowTests = "CCVET_SLOW_TESTS"
+
+// Slow reports whether the slow suites are on (CCVET_SLOW_TESTS=1).
+func Slow() bool {
+	return os.Getenv(SlowTests) == "1"
+}
+
+// SkipUnlessSlow skips t, saying what it does and which variable runs it,
+// unless the slow suites are on.
+func SkipUnlessSlow(t testing.TB, what string) {
+	t.Helper()
+	if !Slow() {
+		t.Skipf("slow: %s; set %s=1 to run it", what, SlowTests)
+	}
+}

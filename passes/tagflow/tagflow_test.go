@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/checktest"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -40,11 +41,15 @@ var testPackages = []string{
 }
 
 // TestPackages runs the dataflow on each testdata package and checks its
-// // want comments. Each package's doc comment says what it is about.
+// // want comments. Each package's doc comment says what it is about. The
+// packages are loaded together and analysed in one checker run, which
+// shares their dependencies and analyses packages in parallel.
 func TestPackages(t *testing.T) {
+	gopath := []string{analysistest.TestData()}
+	res := checktest.Analyze(t, gopath, []*analysis.Analyzer{report}, checktest.Load(t, gopath, testPackages...))
 	for _, pkg := range testPackages {
 		t.Run(pkg, func(t *testing.T) {
-			analysistest.Run(t, analysistest.TestData(), report, pkg)
+			res.Check(t, pkg, report.Name)
 		})
 	}
 }
