@@ -210,6 +210,7 @@ func TestUsage(t *testing.T) {
 		"  ccvet help [analyzer]                      list the analyzers, or print one's rules in full",
 		"  ccvet makeho [-o dir] [-check] [packages]  generate the round-based model of each proved loop (ccvet makeho -h)",
 		"  ccvet lsp [flags]                          run a language server for editors (ccvet lsp -h)",
+		"  ccvet explore [-run regexp] [packages]     run the explorations a package declares (ccvet explore -h, docs/explore.md)",
 		"  go vet -vettool=$(which ccvet) [packages]  run ccvet inside go vet (the same analyzer flags)",
 		"Exit status: 0 no findings, 1 findings, 2 errors.",
 		"  -json",

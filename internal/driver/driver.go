@@ -163,9 +163,7 @@ var Commands = [][2]string{
 	{"ccvet help [analyzer]", "list the analyzers, or print one's rules in full"},
 	{"ccvet makeho [-o dir] [-check] [packages]", "generate the round-based model of each proved loop (ccvet makeho -h)"},
 	{"ccvet lsp [flags]", "run a language server for editors (ccvet lsp -h)"},
-	// EXPLORE SLOT, filled at merge: when cmd/ccvet dispatches "explore",
-	// add {"ccvet explore ...", "... (see docs/explore.md)"} here, and its
-	// line to TestUsage in cmd/ccvet.
+	{"ccvet explore [-run regexp] [packages]", "run the explorations a package declares (ccvet explore -h, docs/explore.md)"},
 	{"go vet -vettool=$(which ccvet) [packages]", "run ccvet inside go vet (the same analyzer flags)"},
 }
 
