@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/internal/checktest"
+	"github.com/ccvet/ccvet/internal/testenv"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -108,26 +110,7 @@ func TestCorpusCorrect(t *testing.T) {
 func TestCorpusMutants(t *testing.T) {
 	dir := t.TempDir()
 	gopath := []string{dir, corpusDir}
-	type job struct {
-		pkg, path string
-		m         mutant
-	}
-	var jobs []job
-	var paths []string
-	for _, pkg := range corpusPackages(t) {
-		for _, m := range readMutants(t, pkg) {
-			path := "mutants/" + pkg + "/" + m.name
-			if err := materialise(dir, path, pkg, m); err != nil {
-				t.Error(err)
-				continue
-			}
-			jobs = append(jobs, job{pkg, path, m})
-			paths = append(paths, path)
-		}
-	}
-	if t.Failed() {
-		return
-	}
+	jobs, paths := writeMutants(t, dir)
 	res := checktest.Analyze(t, gopath, analyzer.Suite, checktest.Load(t, gopath, paths...))
 	for _, j := range jobs {
 		t.Run(j.pkg+"/"+j.m.name, func(t *testing.T) {
@@ -153,6 +136,76 @@ func TestCorpusMutants(t *testing.T) {
 			if os.Getenv("CCVET_UPDATE") != "" {
 				exactWants(t, j.pkg, j.m, res.Diagnostics(j.path))
 			}
+		})
+	}
+}
+
+// A mutantJob is a mutant of corpus package pkg, written as package path.
+type mutantJob struct {
+	pkg, path string
+	m         mutant
+}
+
+// writeMutants writes every mutant of the corpus to the GOPATH dir, each
+// its own package mutants/PKG/NAME, and returns them and their import
+// paths. A mutant that cannot be applied fails t.
+func writeMutants(t *testing.T, dir string) ([]mutantJob, []string) {
+	t.Helper()
+	var jobs []mutantJob
+	var paths []string
+	for _, pkg := range corpusPackages(t) {
+		for _, m := range readMutants(t, pkg) {
+			path := "mutants/" + pkg + "/" + m.name
+			if err := materialise(dir, path, pkg, m); err != nil {
+				t.Error(err)
+				continue
+			}
+			jobs = append(jobs, mutantJob{pkg, path, m})
+			paths = append(paths, path)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	return jobs, paths
+}
+
+// TestCorpusAlone runs each analyzer of the suite alone, as "ccvet -NAME"
+// does, over the correct protocols and the mutants, and checks that it
+// reports exactly what it reports within the whole suite: an analyzer's
+// findings depend only on its prerequisites, not on which other analyzers
+// run. It reruns the dataflow once per analyzer, so it runs only with
+// CCVET_SLOW_TESTS=1.
+func TestCorpusAlone(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "analyses the corpus and its mutants once per analyzer")
+	dir := t.TempDir()
+	gopath := []string{dir, corpusDir}
+	_, paths := writeMutants(t, dir)
+	paths = append(corpusPackages(t), paths...)
+	pkgs := checktest.Load(t, gopath, paths...)
+	suite := checktest.Analyze(t, gopath, analyzer.Suite, pkgs)
+	render := func(ds []checktest.Diagnostic, name string) []string {
+		var out []string
+		for _, d := range ds {
+			if d.Analyzer == name {
+				out = append(out, fmt.Sprintf("%s: %s", d.Posn, d.Message))
+			}
+		}
+		return out
+	}
+	for _, a := range analyzer.Suite {
+		t.Run(a.Name, func(t *testing.T) {
+			alone := checktest.Analyze(t, gopath, []*analysis.Analyzer{a}, pkgs)
+			found := 0
+			for _, path := range paths {
+				want := render(suite.Diagnostics(path), a.Name)
+				got := render(alone.Diagnostics(path), a.Name)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: %s alone differs from %s in the suite:\n%s", path, a.Name, a.Name, diffLines(want, got))
+				}
+				found += len(got)
+			}
+			t.Logf("%d packages, %d diagnostics of %s", len(paths), found, a.Name)
 		})
 	}
 }
