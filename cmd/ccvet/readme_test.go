@@ -33,8 +33,7 @@ const readmeLimit = 12000
 // are written with the feature they describe, on its own branch. A link to
 // one of them is not checked while the file is missing; once it exists it
 // is checked like any other, and its entry here can go.
-var pendingDocs = map[string]string{
-}
+var pendingDocs = map[string]string{}
 
 // docFiles returns the Markdown files whose links are checked, relative to
 // the repository's root.
