@@ -8,9 +8,9 @@ import (
 
 // Figures are a trial corpus's first-contact figures.
 type Figures struct {
-	Packages, Clean, CannotProve, FalseViolations   int
-	Mutants, Caught, Flagged, WrongAnalyzer, Missed int
-	GaveUp, Broken                                  int
+	Packages, Clean, CannotProve, FalseViolations           int
+	Mutants, Caught, Flagged, WrongAnalyzer, Missed, Masked int
+	GaveUp, Broken                                          int
 }
 
 // Summarize counts results into figures.
@@ -40,6 +40,8 @@ func Summarize(rs []*Result) Figures {
 			f.WrongAnalyzer++
 		case Missed:
 			f.Missed++
+		case Masked:
+			f.Masked++
 		case Broken:
 			f.Broken++
 		}
@@ -55,10 +57,10 @@ func (f Figures) String() string {
 		return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
 	}
 	return fmt.Sprintf("correct packages: %d, clean %d (%s), cannot prove only %d, false violation %d\n"+
-		"mutants: %d, caught by the right analyzer %d (%s), flagged 'cannot prove' by it %d, other analyzer only %d, missed %d\n"+
+		"mutants: %d, caught by the right analyzer %d (%s), flagged 'cannot prove' by it %d, other analyzer only %d, silent miss %d, no new finding beside the correct version's %d\n"+
 		"gave up: %d results; broken (do not apply or type-check): %d\n",
 		f.Packages, f.Clean, pct(f.Clean, f.Packages), f.CannotProve, f.FalseViolations,
-		f.Mutants, f.Caught, pct(f.Caught, f.Mutants), f.Flagged, f.WrongAnalyzer, f.Missed,
+		f.Mutants, f.Caught, pct(f.Caught, f.Mutants), f.Flagged, f.WrongAnalyzer, f.Missed, f.Masked,
 		f.GaveUp, f.Broken)
 }
 

@@ -89,7 +89,8 @@ const (
 	Caught         = "caught"          // mutant: a new violation by its analyzer
 	Flagged        = "flagged"         // mutant: only a new "cannot prove" by its analyzer
 	WrongAnalyzer  = "wrong-analyzer"  // mutant: new findings, none by its analyzer
-	Missed         = "missed"          // mutant: no new finding
+	Missed         = "missed"          // mutant: no new finding, on a package with none (a silent miss)
+	Masked         = "masked"          // mutant: no new finding, on a package whose findings may hide it
 	Broken         = "broken"          // mutant or package that does not apply or type-check
 )
 
@@ -171,6 +172,11 @@ func mutantResult(analyzers []*analysis.Analyzer, p *packages.Package, name stri
 		r.Verdict, r.Err = Broken, err.Error()
 		return r
 	}
+	defer func() {
+		if r.Verdict == Missed && len(base) > 0 {
+			r.Verdict = Masked
+		}
+	}()
 	for _, f := range r.New {
 		r.GaveUp = r.GaveUp || f.GaveUp()
 		switch {
