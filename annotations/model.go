@@ -399,3 +399,34 @@ func (a *Annotations) canCarry(t types.Type, depth int) bool {
 	}
 	return false
 }
+
+// FuncName names the function n (an *ast.FuncDecl or *ast.FuncLit) as a
+// stack trace would: F, T.F, (*T).F, or "a function literal".
+func FuncName(n ast.Node) string {
+	fd, ok := n.(*ast.FuncDecl)
+	if !ok {
+		return "a function literal"
+	}
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	star := ""
+	if s, ok := t.(*ast.StarExpr); ok {
+		star, t = "*", s.X
+	}
+	switch x := t.(type) {
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	name := "?"
+	if id, ok := t.(*ast.Ident); ok {
+		name = id.Name
+	}
+	if star != "" {
+		return "(*" + name + ")." + fd.Name.Name
+	}
+	return name + "." + fd.Name.Name
+}

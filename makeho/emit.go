@@ -9,6 +9,8 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/ccvet/ccvet/annotations"
 )
 
 // emit renders the machine.
@@ -16,7 +18,7 @@ func (g *loopGen) emit() ([]byte, error) {
 	g.sortEdits()
 	var b bytes.Buffer
 	m, T := g.mName, g.typeName
-	where := funcName(g.fn) + " (" + lineOf(g.fset, g.loop.Pos()) + ")"
+	where := annotations.FuncName(g.fn) + " (" + lineOf(g.fset, g.loop.Pos()) + ")"
 	qual := g.qualifier()
 
 	// The type and its constructor.
@@ -39,7 +41,7 @@ func (g *loopGen) emit() ([]byte, error) {
 		}
 	}
 	fmt.Fprintf(&b, "// New%s returns the machine of a call of %s.\nfunc New%s(%s) *%s {\nreturn &%s{%s}\n}\n\n",
-		exported(T), funcName(g.fn), exported(T), strings.Join(params, ", "), T, T, strings.Join(inits, ", "))
+		exported(T), annotations.FuncName(g.fn), exported(T), strings.Join(params, ", "), T, T, strings.Join(inits, ", "))
 
 	// Init, and the start and end of an iteration.
 	var init strings.Builder
@@ -81,7 +83,7 @@ func (g *loopGen) emit() ([]byte, error) {
 	end.WriteString(m + ".startPhase()")
 	g.method(&b, "endPhase ends an iteration of the loop, unless the machine halted, and\n// starts the next one.", "endPhase()", end.String())
 	if g.calls != nil {
-		g.method(&b, fmt.Sprintf("Returned ends the iteration whose last round called the nested machine of %s (%s),\n// when that machine returns (compho.Returner).", funcName(g.calledFn), lineOf(g.fset, g.calls.Pos())),
+		g.method(&b, fmt.Sprintf("Returned ends the iteration whose last round called the nested machine of %s (%s),\n// when that machine returns (compho.Returner).", annotations.FuncName(g.calledFn), lineOf(g.fset, g.calls.Pos())),
 			"Returned(_ *compho.Ctx, _ compho.Machine)", fmt.Sprintf("%s.calling = false\n%s.endPhase()", m, m))
 	}
 

@@ -51,7 +51,7 @@ func (u *unit) generate(res *Result, findings []finding, outDir string, files ma
 			diag(loop.Pos(), "not supported yet: a tagged loop in a function literal (make-HO needs a named function or method)")
 			continue
 		}
-		name := funcName(fn)
+		name := annotations.FuncName(fn)
 		if fs := findingsOf(findings, fset, fn, u.ann.Loops); len(fs) > 0 {
 			f := fs[0]
 			diag(loop.Pos(), fmt.Sprintf("loop of %s is not proven communication-closed: ccvet reports %d finding(s) (first: %s: %s (%s)); make-HO needs a clean loop",

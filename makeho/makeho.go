@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/ast"
 	"go/token"
 	"io"
 	"os"
@@ -329,30 +328,4 @@ func relPath(name string) string {
 func relPosn(p token.Position) string {
 	p.Filename = relPath(p.Filename)
 	return p.String()
-}
-
-// funcName renders the function of a loop as "(*T).F", "T.F" or "F".
-func funcName(fn *ast.FuncDecl) string {
-	if fn.Recv == nil || len(fn.Recv.List) == 0 {
-		return fn.Name.Name
-	}
-	t := fn.Recv.List[0].Type
-	star := ""
-	if s, ok := t.(*ast.StarExpr); ok {
-		star, t = "*", s.X
-	}
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t = x.X
-	case *ast.IndexListExpr:
-		t = x.X
-	}
-	name := "?"
-	if id, ok := t.(*ast.Ident); ok {
-		name = id.Name
-	}
-	if star != "" {
-		return "(*" + name + ")." + fn.Name.Name
-	}
-	return name + "." + fn.Name.Name
 }

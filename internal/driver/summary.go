@@ -2,13 +2,13 @@ package driver
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 	"io"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"golang.org/x/tools/go/analysis/checker"
@@ -174,7 +174,7 @@ func newLoopSummary(fset *token.FileSet, l *tagflow.Loop) *LoopSummary {
 		File:         relPath(p.Filename),
 		Line:         p.Line,
 		Column:       p.Column,
-		Func:         funcName(l.Ann.Func),
+		Func:         annotations.FuncName(l.Ann.Func),
 		Tag:          l.Ann.TagString(),
 		Rounds:       nonNil(st.Rounds),
 		Sends:        len(st.Sends),
@@ -206,37 +206,6 @@ func nonNil(s []string) []string {
 func posString(fset *token.FileSet, pos token.Pos) string {
 	p := fset.Position(pos)
 	return fmt.Sprintf("%s:%d:%d", relPath(p.Filename), p.Line, p.Column)
-}
-
-// funcName names the function a loop is in as a stack trace would:
-// Run, (*Process).Run, or a function literal.
-func funcName(n ast.Node) string {
-	fd, ok := n.(*ast.FuncDecl)
-	if !ok {
-		return "a function literal"
-	}
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	star := ""
-	if s, ok := t.(*ast.StarExpr); ok {
-		star, t = "*", s.X
-	}
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t = x.X
-	case *ast.IndexListExpr:
-		t = x.X
-	}
-	name := "?"
-	if id, ok := t.(*ast.Ident); ok {
-		name = id.Name
-	}
-	if star != "" {
-		return "(*" + name + ")." + fd.Name.Name
-	}
-	return name + "." + fd.Name.Name
 }
 
 // total sums loops; directive is the number of syncdirective findings.

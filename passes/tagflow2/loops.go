@@ -6,6 +6,9 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
+// The loop finding below is the first engine's (passes/tagflow), kept as
+// a copy so that the engines stay independent until the first is deleted.
+
 // A natLoop is a natural loop of a function's control-flow graph: its
 // header and every block that reaches a back edge to it without passing
 // through it.
