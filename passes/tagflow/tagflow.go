@@ -84,7 +84,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ssapkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
 	ssapkg.Build()
 
-	funcs := sourceFuncs(pass, prog, ssapkg)
+	funcs := SourceFuncs(pass, prog, ssapkg)
 	sum := newSummaries(pass, ann, funcs)
 	// A tagged loop nested in another one (lexically, or in a helper the
 	// outer loop calls) starts where the outer loop stands: what the outer
@@ -147,9 +147,9 @@ func unproven(pos token.Pos, cond int, format string, args ...any) Finding {
 	return Finding{Cond: cond, Pos: pos, Unproven: true, Message: fmt.Sprintf(format, args...)}
 }
 
-// sourceFuncs maps each function declaration and literal to its SSA
-// function.
-func sourceFuncs(pass *analysis.Pass, prog *ssa.Program, pkg *ssa.Package) map[ast.Node]*ssa.Function {
+// SourceFuncs maps each function declaration and literal of the package
+// to its SSA function in prog (both engines find a loop's function so).
+func SourceFuncs(pass *analysis.Pass, prog *ssa.Program, pkg *ssa.Package) map[ast.Node]*ssa.Function {
 	m := make(map[ast.Node]*ssa.Function)
 	var add func(f *ssa.Function)
 	add = func(f *ssa.Function) {

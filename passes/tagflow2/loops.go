@@ -6,8 +6,9 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// The loop finding below is the first engine's (passes/tagflow), kept as
-// a copy so that the engines stay independent until the first is deleted.
+// The loop finding below is the first engine's (passes/tagflow), copied
+// rather than exported from it: its unexported loop type is used across
+// that engine, which is to be deleted once this one replaces it.
 
 // A natLoop is a natural loop of a function's control-flow graph: its
 // header and every block that reaches a back edge to it without passing

@@ -1,8 +1,6 @@
 package tagflow2
 
 import (
-	"go/ast"
-	"go/types"
 	"reflect"
 
 	"github.com/ccvet/ccvet/annotations"
@@ -37,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ssapkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
 	ssapkg.Build()
-	funcs := sourceFuncs(pass, prog, ssapkg)
+	funcs := tagflow.SourceFuncs(pass, prog, ssapkg)
 	sum := newSummaries(ann, ssapkg)
 	for _, l := range ann.Loops {
 		out := &tagflow.Loop{Ann: l}
@@ -64,36 +62,4 @@ func analyseLoop(pass *analysis.Pass, ann *annotations.Annotations, l *annotatio
 		}
 	}()
 	return newLoopAnalysis(pass, ann, l, fn, sum).run()
-}
-
-// sourceFuncs maps each function declaration and literal to its SSA
-// function.
-func sourceFuncs(pass *analysis.Pass, prog *ssa.Program, pkg *ssa.Package) map[ast.Node]*ssa.Function {
-	m := make(map[ast.Node]*ssa.Function)
-	var add func(f *ssa.Function)
-	add = func(f *ssa.Function) {
-		if syn := f.Syntax(); syn != nil {
-			m[syn] = f
-		}
-		for _, anon := range f.AnonFuncs {
-			add(anon)
-		}
-	}
-	for _, file := range pass.Files {
-		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				if f := prog.FuncValue(obj); f != nil {
-					add(f)
-				}
-			}
-		}
-	}
-	if init := pkg.Func("init"); init != nil {
-		add(init)
-	}
-	return m
 }
