@@ -135,57 +135,63 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 	}()
 	reporting := la.reporting
 	la.reporting = false
-	g := blockGraph{f}
-	res := dense.Forward[lattice, *state, int](g, map[int]*state{0: entry}, func(from, to int, in *state) *state {
-		return la.edge(f.Blocks[from], f.Blocks[to], la.block(f.Blocks[from], in))
-	})
+	res := la.fixpoint(f, entry)
 	la.reporting = reporting
 	var out calleeExit
 	boolResult := f.Signature.Results().Len() == 1 && isBool(f.Signature.Results().At(0).Type())
 	for _, b := range f.Blocks {
-		in := res.In(b.Index)
-		end := la.block(b, in) // checks the callee's code when reporting
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || end == nil {
-			continue
-		}
-		out.exit = (lattice{}).Merge(out.exit, end)
-		if boolResult {
-			v := ret.Results[0]
-			if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
-				// Naive SSA returns through the result's local.
-				if l, ok := accessPath(ld.X); ok {
-					if bv, ok := end.bools[l]; ok {
-						v = bv
+		for _, in := range res.In(b.Index) {
+			end := la.block(b, in) // checks the callee's code when reporting
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || end == nil {
+				continue
+			}
+			out.exit = (lattice{}).Merge(out.exit, end)
+			if boolResult {
+				la.boolReturn(&out, res, b, ret.Results[0], end)
+			}
+			for _, v := range ret.Results {
+				if r, ok := end.regs[v]; ok && r.comp == wholeComp {
+					t := end.terms[r.key]
+					if out.result == nil {
+						out.result = &t
+					} else {
+						j := out.result.join(t)
+						out.result = &j
 					}
-				}
-			}
-			if phi, ok := v.(*ssa.Phi); ok && phi.Block() == b {
-				// a && b and a || b return a phi: each incoming edge
-				// returns its own operand.
-				for i, pred := range b.Preds {
-					e := la.block(b, res.Edge(pred.Index, b.Index))
-					out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(e, phi.Edges[i], true))
-					out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(e, phi.Edges[i], false))
-				}
-			} else {
-				out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(end, v, true))
-				out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(end, v, false))
-			}
-		}
-		for _, v := range ret.Results {
-			if r, ok := end.regs[v]; ok && r.comp == wholeComp {
-				t := end.terms[r.key]
-				if out.result == nil {
-					out.result = &t
-				} else {
-					j := out.result.join(t)
-					out.result = &j
 				}
 			}
 		}
 	}
 	return out
+}
+
+// boolReturn adds the return of the boolean v at the end of b, in the
+// state end, to the states of the returns of true and of false.
+func (la *loopAnalysis) boolReturn(out *calleeExit, res *dense.Analysis[parts, int], b *ssa.BasicBlock, v ssa.Value, end *state) {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		// Naive SSA returns through the result's local.
+		if l, ok := accessPath(ld.X); ok {
+			if bv, ok := end.bools[l]; ok {
+				v = bv
+			}
+		}
+	}
+	phi, ok := v.(*ssa.Phi)
+	if !ok || phi.Block() != b {
+		out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(end, v, true))
+		out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(end, v, false))
+		return
+	}
+	// a && b and a || b return a phi: each incoming edge returns its own
+	// operand.
+	for i, pred := range b.Preds {
+		for _, in := range res.Edge(pred.Index, b.Index) {
+			e := la.block(b, in)
+			out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(e, phi.Edges[i], true))
+			out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(e, phi.Edges[i], false))
+		}
+	}
 }
 
 // returning restricts the state at a return of the boolean v to the

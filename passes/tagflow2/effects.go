@@ -623,6 +623,11 @@ func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 		if what == "receives" && la.sameReception(s, key, instr) {
 			continue
 		}
+		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() == instr.Parent() && !la.liveAfter(instr, a) {
+			// A local no later statement reads: not kept.
+			delete(s.pending, key)
+			continue
+		}
 		delete(s.pending, key)
 		if !la.inRegion(instr) {
 			continue

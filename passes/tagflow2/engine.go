@@ -12,7 +12,6 @@ import (
 	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
-	"honnef.co/go/tools/analysis/dfa/dense"
 )
 
 // A loopAnalysis is the analysis of one tagged loop: the fixpoint over its
@@ -50,6 +49,7 @@ type loopAnalysis struct {
 	// bool, for the branch on their result.
 	predicates map[*ssa.Call]predicate
 	spills     map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter
+	live       map[liveKey]bool
 }
 
 // A memoEntry is a callee analysis: the state at the call and the state
@@ -74,6 +74,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		memo:       make(map[*ssa.Function][]memoEntry),
 		predicates: make(map[*ssa.Call]predicate),
 		spills:     make(map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter),
+		live:       make(map[liveKey]bool),
 	}
 }
 
@@ -94,15 +95,19 @@ func (la *loopAnalysis) run() []tagflow.Finding {
 	la.header, la.region = nl.header, nl.blocks
 	la.locateSyncBases()
 
-	g := blockGraph{la.fn}
-	entry := map[int]*state{0: newState(la.k)}
-	res := dense.Forward[lattice, *state, int](g, entry, func(from, to int, in *state) *state {
-		return la.edge(la.fn.Blocks[from], la.fn.Blocks[to], la.block(la.fn.Blocks[from], in))
-	})
+	entry := newState(la.k)
+	for i, sv := range la.loop.Vars {
+		if sv.Enum != nil || (i == la.k-1 && la.k >= 2) {
+			entry.partMask |= 1 << i
+		}
+	}
+	res := la.fixpoint(la.fn, entry)
 	la.reporting = true
 	for _, b := range la.fn.Blocks {
 		if la.region[b] {
-			la.block(b, res.In(b.Index))
+			for _, in := range res.In(b.Index) {
+				la.block(b, in)
+			}
 		}
 	}
 	return la.sortedFindings()

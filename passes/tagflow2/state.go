@@ -15,6 +15,9 @@ import (
 // the point is unreachable.
 type state struct {
 	k int
+	// partMask has bit i set when component i partitions states (see
+	// partKey).
+	partMask uint8
 	// cur are the constants each component of the current tag may be.
 	cur [lexrel.MaxK]constSet
 	// unknownAt is, per component, the position of a call that may have

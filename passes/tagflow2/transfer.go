@@ -404,6 +404,14 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 			} else {
 				return ref{}, false
 			}
+			if base.comp == elemComp {
+				// A field of an element, selected in place
+				// (coll[0].Ballot): the element is a message related to
+				// the tag as every element is.
+				c := s.terms[base.key]
+				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, at: c.at}
+				base = ref{key: regKey(x), comp: wholeComp}
+			}
 			t, ok := s.terms[base.key]
 			if !ok || base.comp != wholeComp || t.kind != messageTerm {
 				return ref{}, false

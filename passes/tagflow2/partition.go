@@ -1,0 +1,144 @@
+package tagflow2
+
+import (
+	"slices"
+
+	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
+	"golang.org/x/tools/go/ssa"
+	"honnef.co/go/tools/analysis/dfa/dense"
+)
+
+// maxParts bounds the partitions of a program point's state; beyond it
+// they are joined into one.
+const maxParts = 8
+
+// parts is the abstract state at a program point, partitioned by the
+// constants the current tag may hold (trace partitioning on a small,
+// declared key: the round constants). Joining the state where step is
+// Report with the one where it is Proposal would lose how each relates
+// to the tag at the last communication point; kept apart, setting step
+// to Report at the loop head is seen to go up from Proposal of the last
+// phase and to stay put at the entry. nil is bottom.
+type parts []*state
+
+// add joins s into p: into the partition with the same constants, or
+// else one whose constants include s's, or as a new one. Beyond maxParts
+// the partitions are joined into one, whose constants then include every
+// later state's: the partitions only grow, so the fixpoint terminates.
+func (p parts) add(s *state) parts {
+	if s == nil {
+		return p
+	}
+	at := -1
+	for i, q := range p {
+		if q.partKey() == s.partKey() {
+			at = i
+			break
+		}
+		if at < 0 && q.covers(s) {
+			at = i
+		}
+	}
+	if at >= 0 {
+		out := append(parts(nil), p...)
+		out[at] = lattice{}.Merge(p[at], s)
+		return out
+	}
+	out := append(append(parts(nil), p...), s)
+	if len(out) > maxParts {
+		return parts{out.joined()}
+	}
+	return out
+}
+
+// partKey is what partitions states: the constants of the components
+// that are rounds (an enum type, or the last component of a tag of two or
+// more). A phase counter's constants (1, 2, 3, ... as the loop turns) do
+// not partition: they would make a partition per iteration.
+func (q *state) partKey() [lexrel.MaxK]constSet {
+	var key [lexrel.MaxK]constSet
+	for i := range q.k {
+		if q.partMask&(1<<i) != 0 {
+			key[i] = q.cur[i]
+		}
+	}
+	return key
+}
+
+// covers reports whether every constant s's tag may hold, q's may too.
+func (q *state) covers(s *state) bool {
+	qk, sk := q.partKey(), s.partKey()
+	for i := range q.k {
+		a, b := qk[i], sk[i]
+		if !a.known {
+			continue
+		}
+		if !b.known {
+			return false
+		}
+		for _, x := range b.values() {
+			if !slices.Contains(a.values(), x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// joined is the join of every partition, or nil.
+func (p parts) joined() *state {
+	var all *state
+	for _, q := range p {
+		all = lattice{}.Merge(all, q)
+	}
+	return all
+}
+
+// partLattice is the semilattice of partitioned states.
+type partLattice struct{}
+
+func (partLattice) Ident() parts { return nil }
+
+func (partLattice) Equals(a, b parts) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, q := range a {
+		found := false
+		for _, r := range b {
+			if q.partKey() == r.partKey() {
+				found = lattice{}.Equals(q, r)
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func (partLattice) Merge(a, b parts) parts {
+	for _, s := range b {
+		a = a.add(s)
+	}
+	return a
+}
+
+// fixpoint runs the forward fixpoint over f's blocks from entry, one
+// partition at a time. Each edge's state is joined with what the edge
+// carried before, so that it only grows even where a transfer is not
+// monotone (partitions regrouped, a register's term replaced).
+func (la *loopAnalysis) fixpoint(f *ssa.Function, entry *state) *dense.Analysis[parts, int] {
+	g := blockGraph{f}
+	type edgeID struct{ from, to int }
+	prev := make(map[edgeID]parts)
+	return dense.Forward[partLattice, parts, int](g, map[int]parts{0: {entry}}, func(from, to int, in parts) parts {
+		out := prev[edgeID{from, to}]
+		for _, s := range in {
+			out = out.add(la.edge(f.Blocks[from], f.Blocks[to], la.block(f.Blocks[from], s)))
+		}
+		prev[edgeID{from, to}] = out
+		return out
+	})
+}
