@@ -21,13 +21,26 @@ const maxCallDepth = 8
 // already being analysed (recursion) and within the depth bound.
 func (la *loopAnalysis) followable(c *ssa.CallCommon) *ssa.Function {
 	f := c.StaticCallee()
-	if f == nil || len(f.Blocks) == 0 || f.Pkg != la.fn.Pkg {
+	if f == nil && !c.IsInvoke() {
+		f = la.funcArgs[la.paramValue(c.Value)]
+	}
+	if f == nil || len(f.Blocks) == 0 || pkgOf(f) != la.fn.Pkg {
 		return nil
 	}
 	if len(la.calls) >= maxCallDepth || slices.Contains(la.calls, f) || f == la.fn {
 		return nil
 	}
 	return f
+}
+
+// pkgOf is the package whose source f comes from: its own, or for an
+// instance of a generic function (built with InstantiateGenerics), the
+// generic function's.
+func pkgOf(f *ssa.Function) *ssa.Package {
+	if f.Pkg == nil && f.Origin() != nil {
+		return f.Origin().Pkg
+	}
+	return f.Pkg
 }
 
 // callFunction interprets a call of a package function by analysing its
@@ -51,11 +64,17 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 			}
 		}
 	}
+	binds := la.bindFuncArgs(f, args)
+	defer func() {
+		for p := range binds {
+			delete(la.funcArgs, p)
+		}
+	}()
 	var out calleeExit
 	found := false
 	if !la.reporting {
 		for _, m := range la.memo[f] {
-			if (lattice{}).Equals(m.entry, entry) {
+			if maps.Equal(m.binds, binds) && (lattice{}).Equals(m.entry, entry) {
 				out, found = m.out, true
 				break
 			}
@@ -64,7 +83,7 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 	if !found {
 		out = la.analyseCallee(f, entry, instr)
 		if !la.reporting {
-			la.memo[f] = append(la.memo[f], memoEntry{entry: entry, out: out})
+			la.memo[f] = append(la.memo[f], memoEntry{entry: entry, binds: binds, out: out})
 		}
 	}
 	exit, result := out.exit, out.result
@@ -85,6 +104,55 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 	} else {
 		delete(la.predicates, instr)
 	}
+}
+
+// bindFuncArgs records the functions passed to f's parameters of
+// function type (a function, a closure, or a function the caller was
+// itself passed), so that f's calls of them are followed: a generic
+// Select(pred) or a sort with a comparison closure.
+func (la *loopAnalysis) bindFuncArgs(f *ssa.Function, args []ssa.Value) map[*ssa.Parameter]*ssa.Function {
+	var binds map[*ssa.Parameter]*ssa.Function
+	for i, p := range f.Params {
+		if i >= len(args) {
+			break
+		}
+		var g *ssa.Function
+		switch a := args[i].(type) {
+		case *ssa.Function:
+			g = a
+		case *ssa.MakeClosure:
+			g, _ = a.Fn.(*ssa.Function)
+		default:
+			g = la.funcArgs[la.paramValue(a)]
+		}
+		if g == nil {
+			continue
+		}
+		if binds == nil {
+			binds = make(map[*ssa.Parameter]*ssa.Function)
+		}
+		binds[p] = g
+	}
+	for p, g := range binds {
+		la.funcArgs[p] = g
+	}
+	return binds
+}
+
+// paramValue is the parameter v is, directly or loaded from the local
+// naive SSA spills it to; nil if none.
+func (la *loopAnalysis) paramValue(v ssa.Value) *ssa.Parameter {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			if p, ok := la.paramOf(v.X); ok {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // afterCall is the caller's state after the call instr, from the

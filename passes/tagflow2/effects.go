@@ -50,6 +50,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 	}
 	r, ok := la.addrRef(s, addr)
 	if !ok {
+		la.storeCell(s, addr, val)
 		la.storeUntracked(s, addr, val, instr)
 		return
 	}
@@ -417,6 +418,10 @@ func (la *loopAnalysis) selectValue(s *state, sel *ssa.Select, x *ssa.Extract) {
 }
 
 func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, instr *ssa.Call) {
+	if b.Name() == "max" || b.Name() == "min" {
+		la.extremum(s, b.Name() == "max", c.Args, instr)
+		return
+	}
 	if b.Name() != "append" || la.elemMsg(instr.Type()) == nil {
 		return
 	}
@@ -435,6 +440,104 @@ func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, ins
 	t.kind = collectionTerm
 	s.terms[regKey(instr)] = t
 	s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
+}
+
+// extremum interprets max(args...) (or min): an integer related to a tag
+// component as the largest (smallest) of the arguments may be.
+func (la *loopAnalysis) extremum(s *state, isMax bool, args []ssa.Value, instr *ssa.Call) {
+	delete(s.regs, instr)
+	comp := -1
+	for _, a := range args {
+		if sc := la.scalarOf(s, a); sc.comp >= 0 {
+			if comp >= 0 && sc.comp != comp {
+				return
+			}
+			comp = sc.comp
+		}
+	}
+	if comp < 0 {
+		return
+	}
+	var rel lexrel.Rel
+	consts := constsOf()
+	recv := false
+	for i, a := range args {
+		sc := la.scalarOf(s, a)
+		r := sc.relTo(s, comp)
+		if i == 0 {
+			rel = r
+		} else {
+			rel = extremeRel(rel, r, isMax)
+		}
+		if i == 0 {
+			consts = sc.consts
+		} else {
+			consts = unknownConsts
+		}
+		recv = recv || sc.recv
+	}
+	t := term{kind: scalarTerm, comp: int8(comp), rel: lexrel.Top(la.k).Restrict(comp, rel), recv: recv}
+	t.consts[comp] = consts
+	s.terms[regKey(instr)] = t
+	s.regs[instr] = ref{key: regKey(instr), comp: int8(comp)}
+}
+
+// extremeRel is the relation of max(x, y) (min when !isMax) to z given x
+// a z and y b z.
+func extremeRel(a, b lexrel.Rel, isMax bool) lexrel.Rel {
+	order := []lexrel.Rel{lexrel.LT, lexrel.EQ, lexrel.GT}
+	var out lexrel.Rel
+	for i, x := range order {
+		for j, y := range order {
+			if a&x == 0 || b&y == 0 {
+				continue
+			}
+			if (i >= j) == isMax {
+				out |= x
+			} else {
+				out |= y
+			}
+		}
+	}
+	return out
+}
+
+// storeCell interprets a store to a local integer variable: it holds the
+// stored value's relation to the tag (hi := n.term; hi = max(hi, m.Term)),
+// or nothing known.
+func (la *loopAnalysis) storeCell(s *state, addr, val ssa.Value) {
+	key, ok := la.cellKey(addr)
+	if !ok {
+		return
+	}
+	la.rebind(s, key)
+	sc := la.scalarOf(s, val)
+	if sc.comp < 0 {
+		delete(s.terms, key)
+		return
+	}
+	t := term{kind: scalarTerm, comp: int8(sc.comp), rel: lexrel.Top(la.k).Restrict(sc.comp, sc.rel), recv: sc.recv}
+	t.consts[sc.comp] = sc.consts
+	s.terms[key] = t
+}
+
+// cellKey names the local integer variable addr is the address of, when
+// the analysis keeps its relation to the tag: a local of the function
+// being analysed whose address does not escape (so that no call writes
+// it behind the analysis's back).
+func (la *loopAnalysis) cellKey(addr ssa.Value) (termKey, bool) {
+	a, ok := addr.(*ssa.Alloc)
+	if !ok || a.Heap {
+		return termKey{}, false
+	}
+	p, ok := a.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return termKey{}, false
+	}
+	if b, ok := p.Elem().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return termKey{}, false
+	}
+	return locKey(loc{base: a}), true
 }
 
 // opaqueCall interprets a call of a function the analysis does not

@@ -50,12 +50,16 @@ type loopAnalysis struct {
 	predicates map[*ssa.Call]predicate
 	spills     map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter
 	live       map[liveKey]bool
+	// funcArgs are the functions bound to the parameters of the callees
+	// being analysed.
+	funcArgs map[*ssa.Parameter]*ssa.Function
 }
 
 // A memoEntry is a callee analysis: the state at the call and the state
 // at the callee's return.
 type memoEntry struct {
 	entry *state
+	binds map[*ssa.Parameter]*ssa.Function
 	out   calleeExit
 }
 
@@ -75,6 +79,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		predicates: make(map[*ssa.Call]predicate),
 		spills:     make(map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter),
 		live:       make(map[liveKey]bool),
+		funcArgs:   make(map[*ssa.Parameter]*ssa.Function),
 	}
 }
 

@@ -45,10 +45,10 @@ func (sm *summaries) of(c *ssa.CallCommon) effect {
 	if f == nil {
 		return effect{}
 	}
-	if f.Pkg != nil && isStd(f.Pkg.Pkg.Path()) {
+	if p := pkgOf(f); p != nil && isStd(p.Pkg.Path()) {
 		return effect{known: true, std: true}
 	}
-	if f.Pkg != sm.pkg && f.Origin() == nil || len(f.Blocks) == 0 {
+	if pkgOf(f) != sm.pkg || len(f.Blocks) == 0 {
 		return effect{}
 	}
 	return *sm.function(f)
@@ -106,7 +106,7 @@ func (sm *summaries) scanCall(c *ssa.CallCommon, e *effect) {
 		fn = c.Method
 	} else if f := c.StaticCallee(); f != nil {
 		fn, _ = f.Object().(*types.Func)
-		if f.Pkg == sm.pkg && len(f.Blocks) > 0 {
+		if pkgOf(f) == sm.pkg && len(f.Blocks) > 0 {
 			ce := sm.function(f)
 			e.comm = e.comm || ce.comm
 			for k := range ce.fields {

@@ -325,6 +325,11 @@ func (la *loopAnalysis) load(s *state, u *ssa.UnOp) {
 	r, ok := la.addrRef(s, u.X)
 	if !ok {
 		delete(s.regs, u)
+		if key, ok := la.cellKey(u.X); ok {
+			if t, ok := s.terms[key]; ok && t.kind == scalarTerm {
+				s.regs[u] = ref{key: key, comp: t.comp}
+			}
+		}
 		return
 	}
 	if r.comp == elemComp {
