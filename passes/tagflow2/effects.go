@@ -1,6 +1,7 @@
 package tagflow2
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -43,7 +44,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		// analysis does not follow.
 		for i := range la.k {
 			if len(la.loop.Vars[i].Fields) > 0 {
-				s.assignCur(i, lexrel.Any, unknownConsts, ref{}, false)
+				s.assignCur(i, lexrel.Any, unknownConsts, ref{}, false, true)
 			}
 		}
 		return
@@ -79,7 +80,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 			empty := isNilOrZero(val)
 			t := term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: old.msg}
 			if !empty {
-				t.rel, t.recv = lexrel.Top(la.k), true
+				t.rel, t.recv, t.approx = lexrel.Top(la.k), true, true
 			}
 			s.terms[r.key] = t
 			delete(s.pending, r.key)
@@ -92,6 +93,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		t := s.terms[r.key]
 		rel := sc.relTo(s, int(r.comp))
 		t.rel = t.rel.Assign(int(r.comp), rel)
+		t.approx = t.approx || !sc.exactTo(s, int(r.comp))
 		t.consts[r.comp] = sc.consts
 		s.terms[r.key] = t
 	case r.comp == elemComp:
@@ -132,14 +134,47 @@ func (la *loopAnalysis) storesWholeSync(addr ssa.Value) bool {
 
 // assignSync interprets component i of the tag := val.
 func (la *loopAnalysis) assignSync(s *state, i int, val ssa.Value) {
+	s.unknownAt[i] = token.NoPos
+	if d, ok := la.stepOf(val, i); ok {
+		s.stepCur(i, d)
+		return
+	}
 	sc := la.scalarOf(s, val)
 	rel := sc.relTo(s, i)
 	consts := sc.consts
+	exact := sc.exactTo(s, i)
 	if sc.comp != i && sc.comp >= 0 {
-		rel, consts = lexrel.Any, unknownConsts
+		rel, consts, exact = lexrel.Any, unknownConsts, false
 	}
-	s.assignCur(i, rel, consts, sc.r, sc.ok)
-	s.unknownAt[i] = token.NoPos
+	s.assignCur(i, rel, consts, sc.r, sc.ok, !exact)
+}
+
+// stepOf recognises val as component i of the tag plus or minus one
+// (p.r++, p.r = p.r + 1).
+func (la *loopAnalysis) stepOf(val ssa.Value, i int) (int64, bool) {
+	b, ok := val.(*ssa.BinOp)
+	if !ok || (b.Op != token.ADD && b.Op != token.SUB) {
+		return 0, false
+	}
+	ld, ok := b.X.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return 0, false
+	}
+	if j, ok := la.syncIndex(ld.X); !ok || j != i {
+		return 0, false
+	}
+	c, ok := b.Y.(*ssa.Const)
+	if !ok {
+		return 0, false
+	}
+	d, ok := int64Const(c)
+	if !ok || (d != 1 && d != -1) {
+		return 0, false
+	}
+	if b.Op == token.SUB {
+		d = -d
+	}
+	return d, true
 }
 
 // storeElement interprets coll[_] = val: a weak update, the collection's
@@ -158,12 +193,12 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 	}
 	vr, ok := s.regs[val]
 	if !ok || vr.comp != wholeComp {
-		c.rel, c.recv = lexrel.Top(la.k), true
+		c.rel, c.recv, c.approx = lexrel.Top(la.k), true, true
 		s.terms[r.key] = c
 		return
 	}
 	v := s.terms[vr.key]
-	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, at: v.at, msg: v.msg})
+	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.approx, at: v.at, msg: v.msg})
 	s.terms[r.key] = c
 	la.stored(s, r.key, v, coll, instr)
 }
@@ -244,15 +279,7 @@ func (la *loopAnalysis) call(s *state, c *ssa.CallCommon, instr *ssa.Call) {
 }
 
 func (la *loopAnalysis) commOf(c *ssa.CallCommon) *annotations.Comm {
-	if c.IsInvoke() {
-		return la.ann.CommOf(c.Method)
-	}
-	if f := c.StaticCallee(); f != nil {
-		if fn, ok := f.Object().(*types.Func); ok {
-			return la.ann.CommOf(fn)
-		}
-	}
-	return nil
+	return commOfCall(la.ann, c)
 }
 
 func (la *loopAnalysis) send(s *state, c *ssa.CallCommon, instr *ssa.Call) {
@@ -267,6 +294,9 @@ func (la *loopAnalysis) sendValues(s *state, instr ssa.Instruction, vals []ssa.V
 		la.checkIV(s, instr, "sends")
 		for _, a := range vals {
 			t, ok, isMsg := la.sentMessage(s, a)
+			if ok && la.reporting {
+				la.sum.witness.recordSend(instr.Pos(), t)
+			}
 			switch {
 			case ok && t.msg != nil:
 				la.checkII(s, t, instr.Pos())
@@ -311,6 +341,7 @@ func (la *loopAnalysis) received(s *state, v ssa.Value, t types.Type) {
 	}
 	nt := la.freshMessage(s, la.msgOf(t), true, v.Pos())
 	nt.direct = true
+	nt.approx = false // a message of any round may arrive
 	nt.envField = int8(env + 1)
 	s.terms[key] = nt
 	s.regs[v] = ref{key: key, comp: wholeComp}
@@ -432,7 +463,7 @@ func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, ins
 		}
 		r, ok := s.regs[a]
 		if !ok {
-			t.rel, t.recv = lexrel.Top(la.k), true
+			t.rel, t.recv, t.approx = lexrel.Top(la.k), true, true
 			continue
 		}
 		t = t.join(s.terms[r.key])
@@ -460,9 +491,10 @@ func (la *loopAnalysis) extremum(s *state, isMax bool, args []ssa.Value, instr *
 	}
 	var rel lexrel.Rel
 	consts := constsOf()
-	recv := false
+	recv, approx := false, false
 	for i, a := range args {
 		sc := la.scalarOf(s, a)
+		approx = approx || !sc.exactTo(s, comp)
 		r := sc.relTo(s, comp)
 		if i == 0 {
 			rel = r
@@ -476,7 +508,7 @@ func (la *loopAnalysis) extremum(s *state, isMax bool, args []ssa.Value, instr *
 		}
 		recv = recv || sc.recv
 	}
-	t := term{kind: scalarTerm, comp: int8(comp), rel: lexrel.Top(la.k).Restrict(comp, rel), recv: recv}
+	t := term{kind: scalarTerm, comp: int8(comp), rel: lexrel.Top(la.k).Restrict(comp, rel), recv: recv, approx: approx}
 	t.consts[comp] = consts
 	s.terms[regKey(instr)] = t
 	s.regs[instr] = ref{key: regKey(instr), comp: int8(comp)}
@@ -516,7 +548,7 @@ func (la *loopAnalysis) storeCell(s *state, addr, val ssa.Value) {
 		delete(s.terms, key)
 		return
 	}
-	t := term{kind: scalarTerm, comp: int8(sc.comp), rel: lexrel.Top(la.k).Restrict(sc.comp, sc.rel), recv: sc.recv}
+	t := term{kind: scalarTerm, comp: int8(sc.comp), rel: lexrel.Top(la.k).Restrict(sc.comp, sc.rel), recv: sc.recv, approx: !sc.exactTo(s, sc.comp)}
 	t.consts[sc.comp] = sc.consts
 	s.terms[key] = t
 }
@@ -553,7 +585,7 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 	}
 	for i := range la.k {
 		if eff.writes(la.loop.Vars[i]) || (!eff.known && la.handsTag(c)) {
-			s.assignCur(i, lexrel.Any, unknownConsts, ref{}, false)
+			s.assignCur(i, lexrel.Any, unknownConsts, ref{}, false, true)
 			s.unknownAt[i] = instr.Pos()
 		}
 	}
@@ -570,7 +602,7 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 		s.terms[regKey(instr)] = la.freshMessage(s, m, eff.comm, instr.Pos())
 		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
 	} else if m := la.elemMsg(instr.Type()); m != nil {
-		s.terms[regKey(instr)] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: m, recv: true, at: instr.Pos()}
+		s.terms[regKey(instr)] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: m, recv: true, approx: true, at: instr.Pos()}
 		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
 	} else {
 		delete(s.regs, instr)
@@ -630,6 +662,10 @@ func (la *loopAnalysis) checkI(s *state, pos token.Pos) {
 		la.report(1, pos, false, "the tag %s is lower here than at the last communication point", la.tagText())
 		return
 	}
+	if !s.lastApprox {
+		la.report(1, pos, false, "the tag %s can be lower here than at the last communication point", la.tagText())
+		return
+	}
 	la.report(1, pos, true, "the tag %s may be lower here than at the last communication point", la.tagText())
 }
 
@@ -680,6 +716,10 @@ func (la *loopAnalysis) checkII(s *state, t term, pos token.Pos) {
 		la.report(2, pos, false, "%s is sent with a tag other than the current one %s", name, la.tagText())
 		return
 	}
+	if !t.approx {
+		la.report(2, pos, false, "%s can be sent with a tag other than the current one %s", name, la.tagText())
+		return
+	}
 	la.report(2, pos, true, "%s may be sent with a tag other than the current one %s", name, la.tagText())
 }
 
@@ -707,6 +747,11 @@ func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
 	}
 	if good.IsEmpty() {
 		la.report(3, pos, false, "%s %s with a tag lower than the current one %s", name, how, la.tagText())
+		return
+	}
+	if !t.approx {
+		msg := fmt.Sprintf("%s %s without checking that its tag is %s %s", name, how, want, la.tagText())
+		la.reportWitnessed(3, pos, witnessNeed{msg: t.msg, bad: t.rel.Minus(good), cur: s.cur, unproven: msg}, msg)
 		return
 	}
 	la.report(3, pos, true, "%s %s without checking that its tag is %s %s", name, how, want, la.tagText())
@@ -738,6 +783,12 @@ func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 		name := msgName(la, t.msg)
 		if must && t.rel.Lex() == lexrel.GT {
 			la.report(4, instr.Pos(), false, "the process %s while a %s of a later round is kept, without jumping to its round first", what, name)
+			continue
+		}
+		if !t.approx && la.unknownCause(s) == "" {
+			need := witnessNeed{msg: t.msg, bad: t.rel.RestrictLex(lexrel.GT), cur: s.cur,
+				unproven: fmt.Sprintf("the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)}
+			la.reportWitnessed(4, instr.Pos(), need, fmt.Sprintf("the process %s while a %s of a later round can be kept, without a jump to its round first", what, name))
 			continue
 		}
 		la.report(4, instr.Pos(), true, "the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)

@@ -156,6 +156,23 @@ func (la *loopAnalysis) report(cond int, pos token.Pos, unprovenOnly bool, forma
 	la.findings[findingKey{cond, pos, f.Message}] = f
 }
 
+// reportWitnessed records a violation that holds only if a message with a
+// tag of need's bad vectors is ever sent (see witnesses.resolve).
+func (la *loopAnalysis) reportWitnessed(cond int, pos token.Pos, need witnessNeed, msg string) {
+	if !la.reporting {
+		return
+	}
+	if !pos.IsValid() {
+		pos = la.callSite
+	}
+	if !pos.IsValid() {
+		return
+	}
+	key := findingKey{cond, pos, msg}
+	la.findings[key] = tagflow.Finding{Cond: cond, Pos: pos, Message: msg}
+	la.sum.witness.needs[key] = need
+}
+
 // blockGraph is a function's control-flow graph for the dense framework.
 type blockGraph struct{ fn *ssa.Function }
 

@@ -26,9 +26,11 @@ type state struct {
 	unknownAt [lexrel.MaxK]token.Pos
 	// last is the relation of the current tag to the tag at the last
 	// communication point (or at the loop's entry).
-	last  lexrel.Set
-	terms map[termKey]term
-	regs  map[ssa.Value]ref
+	last lexrel.Set
+	// lastApprox marks last as an over-approximation (see term.approx).
+	lastApprox bool
+	terms      map[termKey]term
+	regs       map[ssa.Value]ref
 	// pending are the mailboxes that got a message that may be of a later
 	// round and that condition IV has not seen the process jump to: the
 	// value is true when every path stored one (a must).
@@ -72,7 +74,7 @@ func (lattice) Equals(a, b *state) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last &&
+	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
 		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.bools, b.bools)
 }
 
@@ -91,6 +93,7 @@ func (lattice) Merge(a, b *state) *state {
 		}
 	}
 	out.last = a.last.Union(b.last)
+	out.lastApprox = a.lastApprox || b.lastApprox
 	for key, bt := range b.terms {
 		at, ok := out.terms[key]
 		switch {
@@ -149,6 +152,7 @@ func absentJoin(l loc, t term) term {
 	t.rel = lexrel.Top(t.rel.K())
 	t.consts = [lexrel.MaxK]constSet{}
 	t.recv = true
+	t.approx = true
 	return t
 }
 
@@ -195,17 +199,24 @@ func (s *state) refineAll() {
 
 // assignCur sets component i of the current tag to the value of src, an
 // integer whose relation to the old component is rel and whose constants
-// are consts. Every term's relation to the tag follows: the new component
-// relates to the old as rel's inverse. If src is a component of a term,
-// that term's component is now equal to the tag's.
-func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK bool) {
+// are consts; approx says rel over-approximates. Every term's relation to
+// the tag follows: the new component relates to the old as rel's inverse
+// (a composition, exact only where one side is equality). If src is a
+// component of a term, that term's component is now equal to the tag's.
+func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK, approx bool) {
 	oldToNew := rel.Inverse()
 	for key, t := range s.terms {
 		if t.kind == scalarTerm && int(t.comp) != i {
 			continue
 		}
+		if approx || (rel != lexrel.EQ && t.rel.Component(i) != lexrel.EQ) {
+			t.approx = true
+		}
 		t.rel = t.rel.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(r, oldToNew) })
 		s.terms[key] = t
+	}
+	if approx || (rel != lexrel.EQ && s.last.Component(i) != lexrel.EQ) {
+		s.lastApprox = true
 	}
 	s.last = s.last.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(rel, r) })
 	s.cur[i] = consts
@@ -215,6 +226,30 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 			s.terms[src.key] = t
 		}
 	}
+	s.refineAll()
+}
+
+// stepCur interprets component i of the tag += d for d = 1 or -1, exactly
+// over the integers: a term equal to the old tag is now below (above) it,
+// one above it is now at or above it.
+func (s *state) stepCur(i int, d int64) {
+	for key, t := range s.terms {
+		if t.kind == scalarTerm && int(t.comp) != i {
+			continue
+		}
+		if d > 0 {
+			t.rel = t.rel.Decrement(i)
+		} else {
+			t.rel = t.rel.Increment(i)
+		}
+		s.terms[key] = t
+	}
+	if d > 0 {
+		s.last = s.last.Increment(i)
+	} else {
+		s.last = s.last.Decrement(i)
+	}
+	s.cur[i] = s.cur[i].shift(d)
 	s.refineAll()
 }
 

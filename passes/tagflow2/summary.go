@@ -30,13 +30,14 @@ func (e effect) writes(sv *annotations.SyncVar) bool {
 
 // summaries computes effects of the package's functions.
 type summaries struct {
-	ann   *annotations.Annotations
-	pkg   *ssa.Package
-	cache map[*ssa.Function]*effect
+	witness *witnesses
+	ann     *annotations.Annotations
+	pkg     *ssa.Package
+	cache   map[*ssa.Function]*effect
 }
 
 func newSummaries(ann *annotations.Annotations, pkg *ssa.Package) *summaries {
-	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect)}
+	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect), witness: newWitnesses()}
 }
 
 // of is the effect of the call c.

@@ -47,6 +47,11 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		out.Findings = analyseLoop(pass, ann, l, fn, sum)
 	}
+	all := make([]*ssa.Function, 0, len(funcs))
+	for _, f := range funcs {
+		all = append(all, f)
+	}
+	sum.witness.resolve(ann, all, res.Loops)
 	return res, nil
 }
 

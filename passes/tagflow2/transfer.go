@@ -146,7 +146,7 @@ func (la *loopAnalysis) elemMsg(t types.Type) *annotations.Msg {
 // freshMessage is a message about which nothing is known but its constant
 // components.
 func (la *loopAnalysis) freshMessage(s *state, m *annotations.Msg, recv bool, at token.Pos) term {
-	t := term{kind: messageTerm, rel: lexrel.Top(la.k), msg: m, recv: recv, at: at}
+	t := term{kind: messageTerm, rel: lexrel.Top(la.k), msg: m, recv: recv, approx: true, at: at}
 	if m != nil {
 		for i, c := range m.Components {
 			if i < la.k && c.Kind == annotations.Const && c.Value != nil {
@@ -280,7 +280,7 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 		// whatever the code before left there.
 		switch {
 		case coll != nil:
-			s.terms[key] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: coll, recv: true}
+			s.terms[key] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: coll, recv: true, approx: true}
 		case env >= 0:
 			t := la.freshMessage(s, la.msgOf(elem.Underlying().(*types.Struct).Field(env).Type()), true, token.NoPos)
 			t.envField = int8(env + 1)
@@ -352,7 +352,7 @@ func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
 // collection r is.
 func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
 	c := s.terms[r.key]
-	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, at: c.at} // not direct: read back from a mailbox
+	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.approx, at: c.at} // not direct: read back from a mailbox
 	t.consts = c.consts
 	s.terms[regKey(v)] = t
 	s.regs[v] = ref{key: regKey(v), comp: wholeComp}
@@ -414,7 +414,7 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 				// (coll[0].Ballot): the element is a message related to
 				// the tag as every element is.
 				c := s.terms[base.key]
-				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, at: c.at}
+				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.approx, at: c.at}
 				base = ref{key: regKey(x), comp: wholeComp}
 			}
 			t, ok := s.terms[base.key]
@@ -489,6 +489,7 @@ func (la *loopAnalysis) binop(s *state, b *ssa.BinOp) {
 	t := term{kind: scalarTerm, comp: int8(comp), rel: lexrel.Top(la.k).Restrict(comp, shiftRel(rel, d))}
 	t.consts[comp] = consts.shift(d)
 	t.recv = s.terms[s.regs[x].key].recv
+	t.approx = s.terms[s.regs[x].key].approx || d > 1 || d < -1
 	s.terms[regKey(b)] = t
 	s.regs[b] = ref{key: regKey(b), comp: int8(comp)}
 }
@@ -569,6 +570,7 @@ type scalar struct {
 	consts constSet
 	comp   int
 	recv   bool
+	approx bool // the tracked term's relation over-approximates
 }
 
 func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
@@ -588,7 +590,17 @@ func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
 		comp = int(t.comp)
 		rel, consts = t.rel.Component(comp), t.consts[comp]
 	}
-	return scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv}
+	return scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv, approx: t.approx}
+}
+
+// exactTo reports whether relTo(s, i) is exact: a tracked integer whose
+// relation is, or a constant compared with a tag component whose
+// constants are known.
+func (sc scalar) exactTo(s *state, i int) bool {
+	if sc.comp == i {
+		return sc.ok && !sc.approx
+	}
+	return sc.consts.known && s.cur[i].known
 }
 
 // relTo completes a scalar whose component is only known from the other
@@ -634,12 +646,49 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 	case *ssa.BinOp:
 		op, ok := tokenRel[c.Op]
 		if !ok {
-			return s
+			return la.taint(s, cond)
 		}
 		if !taken {
 			op = lexrel.Any &^ op
 		}
 		return la.restrict(s, c.X, c.Y, op)
+	}
+	return la.taint(s, cond)
+}
+
+// taint marks the terms the values vals are computed from (through a few
+// instructions) as over-approximated: a test on them the analysis did not
+// interpret may exclude some of their vectors on this path.
+func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
+	var keys []termKey
+	var walk func(v ssa.Value, depth int)
+	walk = func(v ssa.Value, depth int) {
+		if r, ok := s.regs[v]; ok {
+			if t, ok := s.terms[r.key]; ok && !t.approx {
+				keys = append(keys, r.key)
+			}
+		}
+		instr, ok := v.(ssa.Instruction)
+		if !ok || depth == 0 {
+			return
+		}
+		for _, op := range instr.Operands(nil) {
+			if op != nil && *op != nil {
+				walk(*op, depth-1)
+			}
+		}
+	}
+	for _, v := range vals {
+		walk(v, 4)
+	}
+	if len(keys) == 0 {
+		return s
+	}
+	s = s.clone()
+	for _, k := range keys {
+		t := s.terms[k]
+		t.approx = true
+		s.terms[k] = t
 	}
 	return s
 }
@@ -652,7 +701,7 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		i = ys.comp
 	}
 	if xs.comp >= 0 && ys.comp >= 0 && xs.comp != ys.comp {
-		return s
+		return la.taint(s, x, y)
 	}
 	xc, yc := xs.consts, ys.consts
 	if xc.known && yc.known {
@@ -669,6 +718,12 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 	if i < 0 {
 		return s
 	}
+	// The restriction is exact when one side is the tag itself or a
+	// constant of known relation to it; between two other integers (m.B
+	// against a local maximum) it keeps each side's possible relations
+	// but not how they go together.
+	exact := (xs.exactTo(s, i) && (xs.rel == lexrel.EQ || xs.comp != i)) ||
+		(ys.exactTo(s, i) && (ys.rel == lexrel.EQ || ys.comp != i))
 	xr, yr := xs.relTo(s, i), ys.relTo(s, i)
 	nx := xr & composeRel(op, yr)
 	ny := yr & composeRel(op.Inverse(), xr)
@@ -686,6 +741,7 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		}
 		t := s.terms[side.sc.r.key]
 		t.rel = t.rel.Restrict(i, side.rel)
+		t.approx = t.approx || !exact
 		if side.consts.known {
 			t.consts[i] = side.consts
 		}
@@ -717,6 +773,7 @@ func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
 		nt := la.freshMessage(s, m, t.recv, t.at)
 		nt.rel = nt.rel.Intersect(t.rel)
 		nt.direct = t.direct
+		nt.approx = t.approx
 		s.terms[regKey(in)] = nt
 		s.regs[in] = ref{key: regKey(in), comp: r.comp}
 		return

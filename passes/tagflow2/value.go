@@ -154,6 +154,14 @@ type term struct {
 	// in one field), the index of that field plus one; 0 otherwise.
 	// Selecting it gives the message.
 	envField int8
+	// approx marks a relation that over-approximates: some of its vectors
+	// may be realised by no execution (the value came from code the
+	// analysis does not follow, a join with an unknown content, a test it
+	// cannot interpret). A relation without it is exact: each vector is
+	// realised on some path, given that data tests unrelated to tags can
+	// go either way and that a message of any round may arrive. Only an
+	// exact relation's bad vectors are violations.
+	approx bool
 	// at is where a received message was received (the receive call);
 	// findings of condition III and IV point back to it.
 	at token.Pos
@@ -166,6 +174,7 @@ func (t term) join(u term) term {
 	}
 	t.recv = t.recv || u.recv
 	t.direct = t.direct || u.direct
+	t.approx = t.approx || u.approx
 	if t.at == token.NoPos || (u.at != token.NoPos && u.at < t.at) {
 		t.at = u.at
 	}

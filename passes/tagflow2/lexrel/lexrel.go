@@ -148,6 +148,12 @@ func (s Set) Intersect(t Set) Set {
 	return Set{s.k, [2]uint64{s.bits[0] & t.bits[0], s.bits[1] & t.bits[1]}}
 }
 
+// Minus is the vectors of s that are not in t.
+func (s Set) Minus(t Set) Set {
+	s.same(t)
+	return Set{s.k, [2]uint64{s.bits[0] &^ t.bits[0], s.bits[1] &^ t.bits[1]}}
+}
+
 // Subset reports whether every vector of s is in t.
 func (s Set) Subset(t Set) bool { return s.Union(t) == t }
 

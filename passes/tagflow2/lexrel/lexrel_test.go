@@ -180,3 +180,19 @@ func BenchmarkComposeTop4(b *testing.B) {
 		s.Compose(t)
 	}
 }
+
+func TestMinus(t *testing.T) {
+	for k := 1; k <= 3; k++ {
+		top := Top(k)
+		for i := range k {
+			lt := top.Restrict(i, LT)
+			rest := top.Minus(lt)
+			if !rest.Intersect(lt).IsEmpty() || rest.Union(lt) != top {
+				t.Errorf("k=%d i=%d: Top minus the vectors with < at i is %s", k, i, rest)
+			}
+			if got, want := rest, top.Restrict(i, GE); got != want {
+				t.Errorf("k=%d i=%d: got %s, want %s", k, i, got, want)
+			}
+		}
+	}
+}
