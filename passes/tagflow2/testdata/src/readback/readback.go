@@ -68,7 +68,9 @@ func (r *replica) ReadBack(net Net) {
 }
 
 // Direct writes the value of the message just received into the state,
-// after a filter that drops only later rounds.
+// after a filter that drops only later rounds: a violation, since ReadBack
+// sends Msg in round Commit, and a Commit of an earlier seq can arrive
+// while this loop is in round Propose.
 func (r *replica) Direct(net Net) {
 	//sync:tag r.seq,r.step
 	for r.seq < 100 {
@@ -78,6 +80,6 @@ func (r *replica) Direct(net Net) {
 		if !ok || m.Seq > r.seq {
 			continue
 		}
-		r.last = m.Val // want `cannot prove 3: Msg kept in the state without checking that its tag is >= \(r.seq,r.step\)`
+		r.last = m.Val // want `condition 3: Msg kept in the state without checking that its tag is >= \(r.seq,r.step\)`
 	}
 }
