@@ -289,8 +289,16 @@ func (la *loopAnalysis) send(s *state, c *ssa.CallCommon, instr *ssa.Call) {
 // sendValues is a send of the messages among vals at instr: conditions I,
 // II and IV there, and a communication point.
 func (la *loopAnalysis) sendValues(s *state, instr ssa.Instruction, vals []ssa.Value) {
+	la.sendValuesAt(s, instr, instr.Pos(), vals)
+}
+
+// sendValuesAt is sendValues with the findings at pos (a select's case).
+func (la *loopAnalysis) sendValuesAt(s *state, instr ssa.Instruction, pos token.Pos, vals []ssa.Value) {
+	if !pos.IsValid() {
+		pos = instr.Pos()
+	}
 	if la.inRegion(instr) {
-		la.checkI(s, instr.Pos())
+		la.checkI(s, pos)
 		la.checkIV(s, instr, "sends")
 		for _, a := range vals {
 			t, ok, isMsg := la.sentMessage(s, a)
@@ -299,9 +307,9 @@ func (la *loopAnalysis) sendValues(s *state, instr ssa.Instruction, vals []ssa.V
 			}
 			switch {
 			case ok && t.msg != nil:
-				la.checkII(s, t, instr.Pos())
+				la.checkII(s, t, pos)
 			case isMsg:
-				la.report(2, instr.Pos(), true, "the message sent is not one the analysis follows")
+				la.report(2, pos, true, "the message sent is not one the analysis follows")
 			}
 		}
 	}
@@ -417,7 +425,7 @@ func (la *loopAnalysis) selectStmt(s *state, sel *ssa.Select) {
 			continue
 		}
 		if st.Dir == types.SendOnly {
-			la.sendValues(s, sel, []ssa.Value{st.Send})
+			la.sendValuesAt(s, sel, st.Pos, []ssa.Value{st.Send})
 		} else {
 			recvs = true
 		}
@@ -614,6 +622,15 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 // struct holding one.
 func (la *loopAnalysis) handsTag(c *ssa.CallCommon) bool {
 	for _, a := range append(c.Args, c.Value) {
+		for {
+			if mi, ok := a.(*ssa.MakeInterface); ok {
+				a = mi.X
+			} else if ct, ok := a.(*ssa.ChangeType); ok {
+				a = ct.X
+			} else {
+				break
+			}
+		}
 		if _, ok := la.syncIndex(a); ok || la.storesWholeSync(a) {
 			return true
 		}
@@ -626,6 +643,9 @@ func (la *loopAnalysis) handsTag(c *ssa.CallCommon) bool {
 func (la *loopAnalysis) handOver(s *state, c *ssa.CallCommon, instr ssa.Instruction, what string) {
 	if !la.inRegion(instr) {
 		return
+	}
+	if f := c.StaticCallee(); f != nil && la.sum.of(c).comm {
+		la.report(2, instr.Pos(), true, "%s sends a message after this point, at a tag the analysis does not know", what)
 	}
 	for _, a := range append(c.Args, c.Value) {
 		if r, ok := s.regs[a]; ok {

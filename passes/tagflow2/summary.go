@@ -1,6 +1,8 @@
 package tagflow2
 
 import (
+	"go/build"
+	"sync"
 	"go/constant"
 	"go/types"
 	"strings"
@@ -55,10 +57,29 @@ func (sm *summaries) of(c *ssa.CallCommon) effect {
 	return *sm.function(f)
 }
 
+// isStd reports whether path is a package of the standard library: a
+// path whose first element has no dot and that is found in GOROOT (a
+// GOPATH-style path such as those of analysistest's testdata is not).
 func isStd(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
+	if strings.Contains(first, ".") {
+		return false
+	}
+	stdMu.Lock()
+	defer stdMu.Unlock()
+	if v, ok := stdCache[path]; ok {
+		return v
+	}
+	p, err := build.Default.Import(path, "", build.FindOnly)
+	v := err == nil && p.Goroot
+	stdCache[path] = v
+	return v
 }
+
+var (
+	stdMu    sync.Mutex
+	stdCache = make(map[string]bool)
+)
 
 // function computes f's effect: what its own instructions do, joined with
 // its callees'. A cycle is solved by iteration: effects only grow.
@@ -91,6 +112,16 @@ func (sm *summaries) scan(f *ssa.Function, e *effect) {
 				case *ssa.Global:
 					e.vars[a.Object()] = true
 				}
+			case *ssa.Send:
+				if sm.carriesMessages(in.Chan.Type()) {
+					e.comm = true
+				}
+			case *ssa.Select:
+				for _, st := range in.States {
+					if sm.carriesMessages(st.Chan.Type()) {
+						e.comm = true
+					}
+				}
 			case ssa.CallInstruction:
 				sm.scanCall(in.Common(), e)
 			}
@@ -121,6 +152,13 @@ func (sm *summaries) scanCall(c *ssa.CallCommon, e *effect) {
 	if fn != nil && sm.ann.CommOf(fn) != nil {
 		e.comm = true
 	}
+}
+
+// carriesMessages reports whether a channel's elements are messages (or
+// pointers to them).
+func (sm *summaries) carriesMessages(t types.Type) bool {
+	c, ok := t.Underlying().(*types.Chan)
+	return ok && sm.ann.MsgOf(c.Elem()) != nil
 }
 
 // constInt64 is the integer value of a constant component of a mapping.
