@@ -24,13 +24,24 @@ func (la *loopAnalysis) followable(c *ssa.CallCommon) *ssa.Function {
 	if f == nil && !c.IsInvoke() {
 		f = la.funcArgs[la.paramValue(c.Value)]
 	}
-	if f == nil || len(f.Blocks) == 0 || pkgOf(f) != la.fn.Pkg {
+	if f == nil || len(f.Blocks) == 0 || (pkgOf(f) != la.fn.Pkg && !la.wrapsPackageMethod(f)) {
 		return nil
 	}
 	if len(la.calls) >= maxCallDepth || slices.Contains(la.calls, f) || f == la.fn {
 		return nil
 	}
 	return f
+}
+
+// wrapsPackageMethod reports whether f is a synthetic wrapper (a bound
+// method value h.isCurrent, a promoted method) around a method of the
+// package: following it follows the method.
+func (la *loopAnalysis) wrapsPackageMethod(f *ssa.Function) bool {
+	if f.Synthetic == "" || f.Pkg != nil {
+		return false
+	}
+	fn, ok := f.Object().(*types.Func)
+	return ok && fn.Pkg() == la.fn.Pkg.Pkg
 }
 
 // pkgOf is the package whose source f comes from: its own, or for an

@@ -369,7 +369,29 @@ func (la *loopAnalysis) carriesMessages(ch types.Type) (types.Type, bool) {
 // mayBeMessage reports whether a value of type t may be a message: a
 // message type, a pointer to one, or an interface.
 func (la *loopAnalysis) mayBeMessage(t types.Type) bool {
-	return la.msgOf(t) != nil || types.IsInterface(t)
+	return la.msgOf(t) != nil || la.interfaceOfMessages(t)
+}
+
+// interfaceOfMessages reports whether t is an interface a message type
+// (or a pointer to one) implements: a value of another interface (an
+// error, a context.Context) is never a message.
+func (la *loopAnalysis) interfaceOfMessages(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	if v, ok := la.ifaceMsgs[iface]; ok {
+		return v
+	}
+	v := false
+	for tn := range la.ann.Msgs {
+		if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
+			v = true
+			break
+		}
+	}
+	la.ifaceMsgs[iface] = v
+	return v
 }
 
 // envelopeField is the index of the field of the struct t that carries a

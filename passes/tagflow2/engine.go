@@ -53,6 +53,8 @@ type loopAnalysis struct {
 	// funcArgs are the functions bound to the parameters of the callees
 	// being analysed.
 	funcArgs map[*ssa.Parameter]*ssa.Function
+	// ifaceMsgs caches interfaceOfMessages.
+	ifaceMsgs map[*types.Interface]bool
 }
 
 // A memoEntry is a callee analysis: the state at the call and the state
@@ -80,6 +82,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		spills:     make(map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter),
 		live:       make(map[liveKey]bool),
 		funcArgs:   make(map[*ssa.Parameter]*ssa.Function),
+		ifaceMsgs:  make(map[*types.Interface]bool),
 	}
 }
 

@@ -2,10 +2,10 @@ package tagflow2
 
 import (
 	"go/build"
-	"sync"
 	"go/constant"
 	"go/types"
 	"strings"
+	"sync"
 
 	"github.com/ccvet/ccvet/annotations"
 	"golang.org/x/tools/go/ssa"

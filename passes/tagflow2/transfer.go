@@ -267,7 +267,7 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 	// may hold one.
 	m, coll := la.msgOf(elem), la.elemMsg(elem)
 	env := la.envelopeField(elem)
-	if m == nil && coll == nil && !types.IsInterface(elem) && env < 0 {
+	if m == nil && coll == nil && !la.interfaceOfMessages(elem) && env < 0 {
 		return ref{}, false
 	}
 	l, ok := accessPath(addr)

@@ -116,7 +116,7 @@ func (w *witnesses) unrecordedSends(ann *annotations.Annotations, funcs []*ssa.F
 		for _, v := range vals {
 			if m := ann.MsgOf(v.Type()); m != nil {
 				out[m] = true
-			} else if types.IsInterface(v.Type()) {
+			} else if ifaceOfMessages(ann, v.Type()) {
 				out[nil] = true
 			}
 		}
@@ -148,6 +148,21 @@ func (w *witnesses) unrecordedSends(ann *annotations.Annotations, funcs []*ssa.F
 		}
 	}
 	return out
+}
+
+// ifaceOfMessages reports whether t is an interface some message type (or
+// a pointer to one) implements.
+func ifaceOfMessages(ann *annotations.Annotations, t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for tn := range ann.Msgs {
+		if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
+			return true
+		}
+	}
+	return false
 }
 
 // transportFuncs are the functions that implement the transport: the
