@@ -40,11 +40,11 @@ var Advisory = []*analysis.Analyzer{
 // the tag dataflow computed by engine (see internal/engine), for comparing
 // the engines side by side.
 func SuiteWith(engine *analysis.Analyzer) []*analysis.Analyzer {
-	return []*analysis.Analyzer{
-		syncdirective.Analyzer,
+	conds := []*analysis.Analyzer{
 		syncmono.New(engine),
 		syncsend.New(engine),
 		syncrecv.New(engine),
 		syncjump.New(engine),
 	}
+	return append([]*analysis.Analyzer{syncdirective.New(engine, conds...)}, conds...)
 }

@@ -30,16 +30,25 @@ var doc = analysisdoc.MustExtract(docSource, "syncdirective")
 //
 // It requires the four condition analyzers so that it can tell which
 // //sync:ignore directives they used.
-var Analyzer = &analysis.Analyzer{
-	Name:       "syncdirective",
-	Doc:        doc,
-	URL:        annotations.DocsURL + "#syncdirective",
-	Requires:   []*analysis.Analyzer{annotations.Analyzer, engine.Analyzer, syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer},
-	Run:        run,
-	ResultType: reflect.TypeFor[*report.Used](),
+var Analyzer = New(engine.Analyzer, syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer)
+
+// New returns the analyzer for the tag dataflow engine e and the four
+// condition analyzers conds that read it (analyzer.SuiteWith builds a
+// suite on another engine, which then runs alone).
+func New(e *analysis.Analyzer, conds ...*analysis.Analyzer) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     "syncdirective",
+		Doc:      doc,
+		URL:      annotations.DocsURL + "#syncdirective",
+		Requires: append([]*analysis.Analyzer{annotations.Analyzer, e}, conds...),
+		Run: func(pass *analysis.Pass) (any, error) {
+			return run(pass, e, conds)
+		},
+		ResultType: reflect.TypeFor[*report.Used](),
+	}
 }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass, e *analysis.Analyzer, conds []*analysis.Analyzer) (any, error) {
 	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
 	rep := report.New(pass, ann)
 	for _, p := range ann.Problems {
@@ -49,9 +58,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		rep.Report(d)
 	}
-	uncheckedLoops(rep, pass.ResultOf[engine.Analyzer].(*tagflow.Result))
+	uncheckedLoops(rep, pass.ResultOf[e].(*tagflow.Result))
 	used := []*report.Used{rep.Used()}
-	for _, a := range []*analysis.Analyzer{syncmono.Analyzer, syncsend.Analyzer, syncrecv.Analyzer, syncjump.Analyzer} {
+	for _, a := range conds {
 		used = append(used, pass.ResultOf[a].(*report.Used))
 	}
 	for _, ig := range ann.Ignores {

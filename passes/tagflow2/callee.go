@@ -76,16 +76,36 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 		}
 	}
 	binds := la.bindFuncArgs(f, args)
+	consts := make(map[*ssa.Parameter]*ssa.Const)
+	for i, p := range f.Params {
+		if i < len(args) {
+			if c, ok := args[i].(*ssa.Const); ok {
+				consts[p] = c
+			} else if c, ok := la.constArgs[la.paramValue(args[i])]; ok {
+				consts[p] = c
+			}
+		}
+	}
+	for p, c := range consts {
+		la.constArgs[p] = c
+	}
+	ptrs := la.bindPointees(f, args)
 	defer func() {
 		for p := range binds {
 			delete(la.funcArgs, p)
+		}
+		for p := range ptrs {
+			delete(la.pointees, p)
+		}
+		for p := range consts {
+			delete(la.constArgs, p)
 		}
 	}()
 	var out calleeExit
 	found := false
 	if !la.reporting {
 		for _, m := range la.memo[f] {
-			if maps.Equal(m.binds, binds) && (lattice{}).Equals(m.entry, entry) {
+			if maps.Equal(m.binds, binds) && maps.Equal(m.ptrs, ptrs) && maps.Equal(m.consts, consts) && (lattice{}).Equals(m.entry, entry) {
 				out, found = m.out, true
 				break
 			}
@@ -94,7 +114,7 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 	if !found {
 		out = la.analyseCallee(f, entry, instr)
 		if !la.reporting {
-			la.memo[f] = append(la.memo[f], memoEntry{entry: entry, binds: binds, out: out})
+			la.memo[f] = append(la.memo[f], memoEntry{entry: entry, binds: binds, ptrs: ptrs, consts: consts, out: out})
 		}
 	}
 	exit, result := out.exit, out.result
@@ -148,6 +168,28 @@ func (la *loopAnalysis) bindFuncArgs(f *ssa.Function, args []ssa.Value) map[*ssa
 		la.funcArgs[p] = g
 	}
 	return binds
+}
+
+// bindPointees records, for f's pointer parameters, the caller's
+// location each argument points to (see accessPath). They are computed
+// in the caller's frame before any is bound.
+func (la *loopAnalysis) bindPointees(f *ssa.Function, args []ssa.Value) map[*ssa.Parameter]loc {
+	var ptrs map[*ssa.Parameter]loc
+	for i, p := range f.Params {
+		if i >= len(args) || !isPointer(p.Type()) {
+			continue
+		}
+		if to, ok := la.pointee(args[i]); ok {
+			if ptrs == nil {
+				ptrs = make(map[*ssa.Parameter]loc)
+			}
+			ptrs[p] = to
+		}
+	}
+	for p, to := range ptrs {
+		la.pointees[p] = to
+	}
+	return ptrs
 }
 
 // paramValue is the parameter v is, directly or loaded from the local
@@ -250,7 +292,7 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 func (la *loopAnalysis) boolReturn(out *calleeExit, res *dense.Analysis[parts, int], b *ssa.BasicBlock, v ssa.Value, end *state) {
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		// Naive SSA returns through the result's local.
-		if l, ok := accessPath(ld.X); ok {
+		if l, ok := la.accessPath(ld.X); ok {
 			if bv, ok := end.bools[l]; ok {
 				v = bv
 			}
@@ -281,7 +323,7 @@ func (la *loopAnalysis) returning(s *state, v ssa.Value, want bool) *state {
 		return nil
 	}
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
-		if l, ok := accessPath(ld.X); ok {
+		if l, ok := la.accessPath(ld.X); ok {
 			if bv, ok := s.bools[l]; ok {
 				v = bv
 			}

@@ -19,7 +19,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		return
 	}
 	if isBool(val.Type()) {
-		if l, ok := accessPath(addr); ok {
+		if l, ok := la.accessPath(addr); ok {
 			switch val.(type) {
 			case *ssa.BinOp, *ssa.Const, *ssa.UnOp, *ssa.Call, *ssa.Phi:
 				s.bools[l] = val
@@ -59,7 +59,13 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 	case r.comp == wholeComp:
 		la.rebind(s, r.key)
 		old := s.terms[r.key]
-		if vr, ok := s.regs[val]; ok && vr.comp == wholeComp {
+		vr, ok := s.regs[val]
+		if !ok && la.msgOf(val.Type()) != nil && isPointer(val.Type()) {
+			// The address of a message variable (mb.pp = &m): the
+			// message it holds.
+			vr, ok = la.addrRef(s, val)
+		}
+		if ok && vr.comp == wholeComp {
 			t := s.terms[vr.key]
 			t.kind = old.kind
 			if old.envField > 0 && la.envelopeField(addr.Type().Underlying().(*types.Pointer).Elem()) < 0 {
@@ -94,6 +100,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		rel := sc.relTo(s, int(r.comp))
 		t.rel = t.rel.Assign(int(r.comp), rel)
 		t.approx = t.approx || !sc.exactTo(s, int(r.comp))
+		t.unset &^= 1 << r.comp
 		t.consts[r.comp] = sc.consts
 		s.terms[r.key] = t
 	case r.comp == elemComp:
@@ -198,7 +205,7 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 		return
 	}
 	v := s.terms[vr.key]
-	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.approx, at: v.at, msg: v.msg})
+	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.inexact(), at: v.at, msg: v.msg})
 	s.terms[r.key] = c
 	la.stored(s, r.key, v, coll, instr)
 }
@@ -224,7 +231,7 @@ func (la *loopAnalysis) stored(s *state, key termKey, t term, addr ssa.Value, in
 // declared outside it, a field, a global. A variable of the iteration (the
 // m of m := recv()) is not a mailbox.
 func (la *loopAnalysis) persistent(addr ssa.Value, instr ssa.Instruction) bool {
-	l, ok := accessPath(addr)
+	l, ok := la.accessPath(addr)
 	if !ok {
 		return true
 	}
@@ -700,7 +707,7 @@ func (la *loopAnalysis) checkI(s *state, pos token.Pos) {
 		la.report(1, pos, true, "the tag %s may be lower than at the last communication point: %s", la.tagText(), cause)
 		return
 	}
-	if lex == lexrel.LT {
+	if lex == lexrel.LT && !s.lastApprox {
 		la.report(1, pos, false, "the tag %s is lower here than at the last communication point", la.tagText())
 		return
 	}
@@ -754,11 +761,11 @@ func (la *loopAnalysis) checkII(s *state, t term, pos token.Pos) {
 		la.report(2, pos, true, "%s may be sent with a tag other than %s: %s", name, la.tagText(), cause)
 		return
 	}
-	if good.IsEmpty() {
+	if good.IsEmpty() && !t.inexact() {
 		la.report(2, pos, false, "%s is sent with a tag other than the current one %s", name, la.tagText())
 		return
 	}
-	if !t.approx {
+	if !t.inexact() {
 		la.report(2, pos, false, "%s can be sent with a tag other than the current one %s", name, la.tagText())
 		return
 	}
@@ -787,11 +794,11 @@ func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
 	if t.msg != nil && t.msg.Partial() {
 		want = "=="
 	}
-	if good.IsEmpty() {
+	if good.IsEmpty() && !t.inexact() {
 		la.report(3, pos, false, "%s %s with a tag lower than the current one %s", name, how, la.tagText())
 		return
 	}
-	if !t.approx {
+	if !t.inexact() {
 		msg := fmt.Sprintf("%s %s without checking that its tag is %s %s", name, how, want, la.tagText())
 		la.reportWitnessed(3, pos, witnessNeed{msg: t.msg, bad: t.rel.Minus(good), cur: s.cur, unproven: msg}, msg)
 		return
@@ -823,11 +830,11 @@ func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 			continue
 		}
 		name := msgName(la, t.msg)
-		if must && t.rel.Lex() == lexrel.GT {
+		if must && t.rel.Lex() == lexrel.GT && !t.inexact() {
 			la.report(4, instr.Pos(), false, "the process %s while a %s of a later round is kept, without jumping to its round first", what, name)
 			continue
 		}
-		if !t.approx && la.unknownCause(s) == "" {
+		if !t.inexact() && la.unknownCause(s) == "" {
 			need := witnessNeed{msg: t.msg, bad: t.rel.RestrictLex(lexrel.GT), cur: s.cur,
 				unproven: fmt.Sprintf("the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)}
 			la.reportWitnessed(4, instr.Pos(), need, fmt.Sprintf("the process %s while a %s of a later round can be kept, without a jump to its round first", what, name))
@@ -882,7 +889,7 @@ func (la *loopAnalysis) sentMessage(s *state, v ssa.Value) (t term, ok, isMsg bo
 	}
 	isMsg = la.msgOf(v.Type().Underlying().(*types.Struct).Field(env).Type()) != nil
 	if u, isLoad := v.(*ssa.UnOp); isLoad && u.Op == token.MUL {
-		if l, found := accessPath(u.X); found {
+		if l, found := la.accessPath(u.X); found {
 			l.path += "." + strconv.Itoa(env)
 			if t, found := s.terms[locKey(l)]; found && t.kind == messageTerm {
 				return t, true, isMsg || t.msg != nil

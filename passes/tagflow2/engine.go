@@ -53,6 +53,12 @@ type loopAnalysis struct {
 	// funcArgs are the functions bound to the parameters of the callees
 	// being analysed.
 	funcArgs map[*ssa.Parameter]*ssa.Function
+	// pointees are the caller's locations the pointer parameters of the
+	// callees being analysed point to.
+	pointees map[*ssa.Parameter]loc
+	// constArgs are the constants passed to the parameters of the
+	// callees being analysed (current(m.Seq, StepPrepare)).
+	constArgs map[*ssa.Parameter]*ssa.Const
 	// ifaceMsgs caches interfaceOfMessages.
 	ifaceMsgs map[*types.Interface]bool
 }
@@ -60,9 +66,11 @@ type loopAnalysis struct {
 // A memoEntry is a callee analysis: the state at the call and the state
 // at the callee's return.
 type memoEntry struct {
-	entry *state
-	binds map[*ssa.Parameter]*ssa.Function
-	out   calleeExit
+	entry  *state
+	binds  map[*ssa.Parameter]*ssa.Function
+	ptrs   map[*ssa.Parameter]loc
+	consts map[*ssa.Parameter]*ssa.Const
+	out    calleeExit
 }
 
 type findingKey struct {
@@ -83,6 +91,8 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		live:       make(map[liveKey]bool),
 		funcArgs:   make(map[*ssa.Parameter]*ssa.Function),
 		ifaceMsgs:  make(map[*types.Interface]bool),
+		pointees:   make(map[*ssa.Parameter]loc),
+		constArgs:  make(map[*ssa.Parameter]*ssa.Const),
 	}
 }
 

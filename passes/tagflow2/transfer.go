@@ -166,7 +166,15 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 	switch {
 	case la.msgOf(elem) != nil && !isPointer(elem):
 		la.rebind(s, key)
-		s.terms[key] = la.freshMessage(s, la.msgOf(elem), false, token.NoPos)
+		t := la.freshMessage(s, la.msgOf(elem), false, token.NoPos)
+		// A zero value: exact once its field components are assigned.
+		t.approx = false
+		for i, c := range t.msg.Components {
+			if i < la.k && c.Kind == annotations.Field {
+				t.unset |= 1 << i
+			}
+		}
+		s.terms[key] = t
 	case la.elemMsg(elem) != nil:
 		la.rebind(s, key)
 		s.terms[key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(elem)}
@@ -218,11 +226,68 @@ func (la *loopAnalysis) alias(s *state, v, x ssa.Value) {
 	delete(s.regs, v)
 }
 
+// accessPath is rawAccessPath in the frame of the outermost function
+// analysed: what a callee reaches through a pointer parameter is named
+// from the caller's location the argument points to, so that a helper
+// filling the caller's mailbox (receive(ctx, mb)) writes the location the
+// caller reads.
+func (la *loopAnalysis) accessPath(addr ssa.Value) (loc, bool) {
+	l, ok := rawAccessPath(addr)
+	if !ok || !strings.HasPrefix(l.path, "*") {
+		return l, ok
+	}
+	var p *ssa.Parameter
+	switch b := l.base.(type) {
+	case *ssa.Parameter:
+		p = b
+	case *ssa.Alloc:
+		p, _ = la.paramOf(b)
+		if p == nil {
+			return l, ok
+		}
+	default:
+		return l, ok
+	}
+	if to, bound := la.pointees[p]; bound {
+		return loc{base: to.base, path: to.path + l.path[1:]}, true
+	}
+	return l, ok
+}
+
+// pointee names the location the pointer v (a value of the current
+// frame) points to, if the analysis can name it.
+func (la *loopAnalysis) pointee(v ssa.Value) (loc, bool) {
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		return loc{base: v}, true
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return loc{}, false
+		}
+		if p := la.paramValue(v); p != nil {
+			if to, ok := la.pointees[p]; ok {
+				return to, true
+			}
+		}
+		l, ok := la.accessPath(v.X)
+		if !ok {
+			return loc{}, false
+		}
+		return loc{base: l.base, path: l.path + "*"}, true
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		return la.accessPath(v)
+	case *ssa.Parameter:
+		to, ok := la.pointees[v]
+		return to, ok
+	}
+	return loc{}, false
+}
+
 // accessPath names the location addr is the address of, from a root that
 // is the same on every iteration: an Alloc, a Global, a Parameter or a
 // FreeVar, then fields (".i"), loads of pointers ("*") and elements
 // ("[]").
-func accessPath(addr ssa.Value) (loc, bool) {
+func rawAccessPath(addr ssa.Value) (loc, bool) {
 	var suffix []string
 	for {
 		switch a := addr.(type) {
@@ -257,6 +322,13 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 	if r, ok := s.regs[addr]; ok {
 		return r, true
 	}
+	if p, ok := la.paramOf(addr); ok {
+		// The local a parameter is spilled to, never written again: it
+		// holds the caller's value, under the caller's name.
+		if r, ok := s.regs[p]; ok {
+			return r, true
+		}
+	}
 	p, ok := addr.Type().Underlying().(*types.Pointer)
 	if !ok {
 		return ref{}, false
@@ -270,7 +342,7 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 	if m == nil && coll == nil && !la.interfaceOfMessages(elem) && env < 0 {
 		return ref{}, false
 	}
-	l, ok := accessPath(addr)
+	l, ok := la.accessPath(addr)
 	if !ok {
 		return ref{}, false
 	}
@@ -352,7 +424,7 @@ func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
 // collection r is.
 func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
 	c := s.terms[r.key]
-	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.approx, at: c.at} // not direct: read back from a mailbox
+	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at} // not direct: read back from a mailbox
 	t.consts = c.consts
 	s.terms[regKey(v)] = t
 	s.regs[v] = ref{key: regKey(v), comp: wholeComp}
@@ -414,7 +486,7 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 				// (coll[0].Ballot): the element is a message related to
 				// the tag as every element is.
 				c := s.terms[base.key]
-				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.approx, at: c.at}
+				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at}
 				base = ref{key: regKey(x), comp: wholeComp}
 			}
 			t, ok := s.terms[base.key]
@@ -425,6 +497,23 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 				// Selecting the message out of a received envelope.
 				if path[0] != int(t.envField)-1 {
 					return ref{key: base.key, comp: dataComp}, true
+				}
+				if fa, ok := v.(*ssa.FieldAddr); ok && len(path) == 1 && base.key.reg == nil {
+					// The address of the message field of an envelope
+					// in memory (a struct with one message field, such
+					// as a mailbox): the field is a location of its own,
+					// holding the message, so that storing through it
+					// and reading it back see the message, not the
+					// envelope.
+					if l, ok := la.accessPath(fa); ok {
+						key := locKey(l)
+						if _, ok := s.terms[key]; !ok {
+							mt := t
+							mt.envField = 0
+							s.terms[key] = mt
+						}
+						return ref{key: key, comp: wholeComp}, true
+					}
 				}
 				path = path[1:]
 				if len(path) == 0 {
@@ -574,6 +663,9 @@ type scalar struct {
 }
 
 func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
+	if c, ok := la.constArgs[la.paramValue(v)]; ok {
+		v = c
+	}
 	if c, ok := v.(*ssa.Const); ok {
 		if x, ok := int64Const(c); ok {
 			return scalar{rel: lexrel.Any, consts: constsOf(x), comp: -1}
@@ -590,7 +682,7 @@ func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
 		comp = int(t.comp)
 		rel, consts = t.rel.Component(comp), t.consts[comp]
 	}
-	return scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv, approx: t.approx}
+	return scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv, approx: t.approx || comp >= 0 && t.unset&(1<<comp) != 0}
 }
 
 // exactTo reports whether relTo(s, i) is exact: a tracked integer whose
@@ -637,7 +729,7 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		}
 		if c.Op == token.MUL {
 			// A boolean read back from where a comparison was kept.
-			if l, ok := accessPath(c.X); ok {
+			if l, ok := la.accessPath(c.X); ok {
 				if v, ok := s.bools[l]; ok && v != cond {
 					return la.branch(s, v, taken)
 				}
@@ -773,7 +865,7 @@ func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
 		nt := la.freshMessage(s, m, t.recv, t.at)
 		nt.rel = nt.rel.Intersect(t.rel)
 		nt.direct = t.direct
-		nt.approx = t.approx
+		nt.approx = t.inexact()
 		s.terms[regKey(in)] = nt
 		s.regs[in] = ref{key: regKey(in), comp: r.comp}
 		return

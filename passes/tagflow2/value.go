@@ -162,6 +162,9 @@ type term struct {
 	// go either way and that a message of any round may arrive. Only an
 	// exact relation's bad vectors are violations.
 	approx bool
+	// unset are the components of a message variable not assigned since
+	// it was declared (a zero value); the message is exact once each is.
+	unset uint8
 	// at is where a received message was received (the receive call);
 	// findings of condition III and IV point back to it.
 	at token.Pos
@@ -175,6 +178,7 @@ func (t term) join(u term) term {
 	t.recv = t.recv || u.recv
 	t.direct = t.direct || u.direct
 	t.approx = t.approx || u.approx
+	t.unset |= u.unset
 	if t.at == token.NoPos || (u.at != token.NoPos && u.at < t.at) {
 		t.at = u.at
 	}
@@ -183,6 +187,10 @@ func (t term) join(u term) term {
 	}
 	return t
 }
+
+// inexact reports whether the term's relation may hold vectors no
+// execution realises.
+func (t term) inexact() bool { return t.approx || t.unset != 0 }
 
 // A loc is a memory location: a base (an Alloc, a Global, or a Parameter
 // or FreeVar standing for the object it points to) and a path of field
