@@ -23,6 +23,18 @@
 //	want~ ANALYZER FILE:LINE REGEXP
 //	suppressed ANALYZER FILE:LINE MESSAGE
 //	                             a finding a //sync:ignore of the recipe suppresses
+//	engine NAME                  the expectations that follow are those of engine NAME
+//	                             (v1 or v2, as CCVET_TAGFLOW names them)
+//	timeout DURATION             in an engine block: cap that engine's analysis (default 3m)
+//	capped                       in an engine block: the engine is expected not to finish
+//	                             within its timeout
+//
+// A recipe without engine lines is analysed in process with the engine
+// that CCVET_TAGFLOW selects. A recipe with engine lines is analysed once
+// per engine it names, each in a child process killed at the engine's
+// timeout, with the expectations before the first engine line plus those
+// of the engine's block; both engines' figures are then re-measured by
+// every run, whatever the default engine is.
 //
 // SCOPE is a function (Name), a method (Type.Name), a type declaration
 // (Type, for the methods of an interface), or - for the whole file. PLACE
@@ -73,6 +85,10 @@ type recipe struct {
 	packages []string
 	inserts  []insert
 	wants    []want
+	// engines holds the blocks of the engine lines, by engine name, in
+	// engineOrder; nil for a recipe without them.
+	engines     map[string]*engineRun
+	engineOrder []string
 }
 
 // An insert adds one directive line to a file of the target.
@@ -126,6 +142,7 @@ var insertRE = regexp.MustCompile("^insert (\\S+) (\\S+) (before|after|eol) `([^
 
 func parseRecipe(name string, data []byte) (*recipe, error) {
 	r := &recipe{name: name}
+	var block *engineRun // the current engine block, nil before the first
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -169,13 +186,50 @@ func parseRecipe(name string, data []byte) (*recipe, error) {
 				}
 				w.re = re
 			}
-			r.wants = append(r.wants, w)
+			if block != nil {
+				block.wants = append(block.wants, w)
+			} else {
+				r.wants = append(r.wants, w)
+			}
+		case "engine":
+			if rest != "v1" && rest != "v2" {
+				return nil, bad("want engine v1 or engine v2")
+			}
+			if r.engines[rest] != nil {
+				return nil, bad("engine %s has a block already", rest)
+			}
+			if r.engines == nil {
+				r.engines = make(map[string]*engineRun)
+			}
+			block = &engineRun{timeout: analysisTimeout}
+			r.engines[rest] = block
+			r.engineOrder = append(r.engineOrder, rest)
+		case "timeout":
+			d, err := time.ParseDuration(rest)
+			if block == nil || err != nil || d <= 0 {
+				return nil, bad("want timeout DURATION inside an engine block")
+			}
+			block.timeout = d
+		case "capped":
+			if block == nil || rest != "" {
+				return nil, bad("want capped, alone, inside an engine block")
+			}
+			block.capped = true
 		default:
 			return nil, bad("unknown keyword %q", kw)
 		}
 	}
 	if r.module == "" || len(r.packages) == 0 {
 		return nil, fmt.Errorf("%s.txt: needs a module and at least one package", name)
+	}
+	for _, e := range r.engines {
+		if e.capped {
+			if len(e.wants) > 0 {
+				return nil, fmt.Errorf("%s.txt: a capped engine reports nothing: its block has want lines", name)
+			}
+			continue
+		}
+		e.wants = slices.Concat(r.wants, e.wants)
 	}
 	return r, sc.Err()
 }
@@ -215,6 +269,10 @@ func TestEval(t *testing.T) {
 		t.Skip("downloads modules from the Go module proxy: set CCVET_NETWORK_TESTS=1")
 	}
 	for _, r := range loadRecipes(t) {
+		if r.engines != nil {
+			t.Run(r.name, func(t *testing.T) { runEngines(t, r) })
+			continue
+		}
 		t.Run(r.name, func(t *testing.T) { runRecipe(t, r) })
 	}
 }
@@ -634,6 +692,9 @@ func recvName(e ast.Expr) string {
 }
 
 func TestMain(m *testing.M) {
+	if job := os.Getenv(childEnv); job != "" {
+		os.Exit(runChild(job))
+	}
 	code := m.Run()
 	if ccvetBin.path != "" {
 		os.RemoveAll(filepath.Dir(ccvetBin.path))
