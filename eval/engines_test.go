@@ -97,7 +97,11 @@ func runEngine(t *testing.T, r *recipe, root, name string, e *engineRun) {
 	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-	cmd.Env = append(goEnv(r), childEnv+"="+string(job))
+	// The engine is selected as a user selects it, by CCVET_TAGFLOW:
+	// analyzer.SuiteWith(engine.Select("v2")) would still run the first
+	// engine in full, because syncdirective requires the engine and the
+	// condition analyzers that CCVET_TAGFLOW selects.
+	cmd.Env = append(goEnv(r), childEnv+"="+string(job), "CCVET_TAGFLOW="+name)
 	cmd.WaitDelay = 10 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -191,8 +195,8 @@ func runChild(spec string) int {
 }
 
 // analyseJob loads and analyses as driver.Analyze does without test files,
-// with the four condition analyzers reading the engine of the job, and
-// times the two parts apart.
+// and times the two parts apart. The engine is the one CCVET_TAGFLOW
+// selects; the job's must be it.
 func analyseJob(job childJob) (*childResult, error) {
 	var res childResult
 	start := time.Now()
@@ -205,7 +209,10 @@ func analyseJob(job childJob) (*childResult, error) {
 	if len(pkgs) == 0 {
 		return nil, errors.New("nothing loaded")
 	}
-	analyzers := slices.Concat(analyzer.SuiteWith(engine.Select(job.Engine)), analyzer.Advisory)
+	if engine.Analyzer != engine.Select(job.Engine) {
+		return nil, fmt.Errorf("engine %s asked for, CCVET_TAGFLOW=%q selects %s", job.Engine, os.Getenv("CCVET_TAGFLOW"), engine.Analyzer.Name)
+	}
+	analyzers := slices.Concat(analyzer.Suite, analyzer.Advisory)
 	start = time.Now()
 	graph, err := checker.Analyze(analyzers, pkgs, nil)
 	res.Analysis = time.Since(start)

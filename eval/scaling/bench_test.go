@@ -42,6 +42,7 @@ type job struct {
 // A jobResult is what a child prints.
 type jobResult struct {
 	Analysis time.Duration // of the N analyses together
+	CPU      time.Duration // of the N analyses together, all threads
 	Findings []string      // of the last analysis
 }
 
@@ -71,14 +72,14 @@ func runChild(spec string) int {
 		return 2
 	}
 	var res jobResult
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	for range j.N {
 		if res.Findings, err = analyse(j.Engine, pkgs[tg.name]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
 	}
-	res.Analysis = time.Since(start)
+	res.Analysis, res.CPU = time.Since(start), cpuTime()-cpu
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -107,38 +108,55 @@ var capped = struct {
 	rounds map[string]int
 }{rounds: make(map[string]int)}
 
+// spawn runs j in a child process, with CCVET_TAGFLOW set to j's engine:
+// analyzer.SuiteWith(engine.Select("v2")) would still run the first
+// engine in full, because syncdirective requires the engine and the
+// condition analyzers that CCVET_TAGFLOW selects. It kills the child when
+// the j.N analyses take longer than j.N times limit (plus time to load),
+// and then returns a nil result and no error.
+func spawn(j job, limit time.Duration) (*jobResult, error) {
+	spec, err := json.Marshal(j)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(j.N)*limit+30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$", "-test.bench=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+string(spec), "CCVET_TAGFLOW="+j.Engine)
+	cmd.WaitDelay = 10 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, stderr.Bytes())
+	}
+	var res jobResult
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		return nil, fmt.Errorf("bad child output: %v\n%s", err, stdout.Bytes())
+	}
+	return &res, nil
+}
+
 // runJob runs j in a child, b.N analyses, and reports their mean time as
-// ns/op, and the findings of one analysis (findings) and whether the
+// ns/op, their CPU time as cpu-ns/op (the steadier figure on a shared
+// machine), and the findings of one analysis (findings) and whether the
 // engine gave up (gaveup: a "loop is too large to analyse" finding) as
 // metrics. It returns false if the analysis reached the cap.
 func runJob(b *testing.B, j job) bool {
 	limit := analysisCap(b)
 	j.N = b.N
-	spec, err := json.Marshal(j)
+	// The timer runs on, so that the benchmark's choice of b.N sees the
+	// child's whole cost; ns/op is then set to the analysis alone.
+	res, err := spawn(j, limit)
 	if err != nil {
 		b.Fatal(err)
 	}
-	// Loading takes a second or two; the cap is on the analyses.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(b.N)*limit+30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$", "-test.bench=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+string(spec))
-	cmd.WaitDelay = 10 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// The timer runs on, so that the benchmark's choice of b.N sees the
-	// child's whole cost; ns/op is then set to the analysis alone.
-	err = cmd.Run()
-	if ctx.Err() != nil {
+	if res == nil {
 		b.ReportMetric(limit.Seconds(), "cap-s")
 		return false
-	}
-	if err != nil {
-		b.Fatalf("%v\n%s", err, stderr.Bytes())
-	}
-	var res jobResult
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-		b.Fatalf("bad child output: %v\n%s", err, stdout.Bytes())
 	}
 	gaveUp := 0
 	for _, f := range res.Findings {
@@ -147,6 +165,7 @@ func runJob(b *testing.B, j job) bool {
 		}
 	}
 	b.ReportMetric(float64(res.Analysis.Nanoseconds())/float64(b.N), "ns/op")
+	b.ReportMetric(float64(res.CPU.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(len(res.Findings)), "findings")
 	b.ReportMetric(float64(gaveUp), "gaveup")
 	return true

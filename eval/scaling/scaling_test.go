@@ -75,21 +75,14 @@ func load(dir string, targets []target) (map[string]*packages.Package, error) {
 	return byName, nil
 }
 
-// mustLoad is load in a temporary directory of tb.
-func mustLoad(tb testing.TB, targets []target) map[string]*packages.Package {
-	tb.Helper()
-	pkgs, err := load(tb.TempDir(), targets)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return pkgs
-}
-
-// analyse runs the suite, with the condition analyzers reading engine
-// eng, on pkg and returns its findings as "analyzer line: message",
-// sorted.
+// analyse runs the suite on pkg and returns its findings as "analyzer
+// line: message", sorted. The engine is the one CCVET_TAGFLOW selects (so
+// analyse runs in a child process, see spawn); eng must be it.
 func analyse(eng string, pkg *packages.Package) ([]string, error) {
-	graph, err := checker.Analyze(analyzer.SuiteWith(engine.Select(eng)), []*packages.Package{pkg}, nil)
+	if engine.Analyzer != engine.Select(eng) {
+		return nil, fmt.Errorf("engine %s asked for, CCVET_TAGFLOW=%q selects %s", eng, os.Getenv("CCVET_TAGFLOW"), engine.Analyzer.Name)
+	}
+	graph, err := checker.Analyze(analyzer.Suite, []*packages.Package{pkg}, nil)
 	if err != nil {
 		return nil, err
 	}
