@@ -362,34 +362,8 @@ func runRecipe(t *testing.T, r *recipe) {
 	for _, s := range res.Suppressed {
 		got = append(got, finding{suppressed: true, analyzer: s.Analyzer, posn: rel(s.Finding), message: s.Message})
 	}
-	matched := make([]bool, len(got))
-	for _, w := range r.wants {
-		i := slices.IndexFunc(got, func(f finding) bool { return w.matches(f) })
-		for i >= 0 && matched[i] {
-			j := slices.IndexFunc(got[i+1:], func(f finding) bool { return w.matches(f) })
-			if j < 0 {
-				i = -1
-				break
-			}
-			i += 1 + j
-		}
-		if i < 0 {
-			t.Errorf("%s.txt:%d: expected finding not reported: %s %s %s", r.name, w.line, w.analyzer, w.posn, w.message)
-			continue
-		}
-		matched[i] = true
-	}
-	for i, f := range got {
-		if !matched[i] {
-			t.Errorf("unexpected finding:\n%s", f)
-		}
-	}
+	compare(t, r, r.wants, got)
 	if t.Failed() {
-		var all []string
-		for _, f := range got {
-			all = append(all, f.String())
-		}
-		t.Logf("all findings, in recipe form:\n%s", strings.Join(all, "\n"))
 		return
 	}
 	checkGoVet(t, r, root, opts)
