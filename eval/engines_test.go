@@ -261,3 +261,47 @@ func analyseJob(job childJob) (*childResult, error) {
 	})
 	return &res, nil
 }
+
+// TestParseEngines checks the engine blocks of the recipe format.
+func TestParseEngines(t *testing.T) {
+	r, err := parseRecipe("x", []byte(`module m@v1
+package .
+insert a.go F before `+"`^\\tfor`"+` //sync:tag p.r
+want syncmono a.go:1 common
+engine v1
+timeout 90s
+want syncsend a.go:2 first
+engine v2
+capped
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.engineOrder, []string{"v1", "v2"}) {
+		t.Fatalf("engines %v, want [v1 v2]", r.engineOrder)
+	}
+	v1, v2 := r.engines["v1"], r.engines["v2"]
+	var got []string
+	for _, w := range v1.wants {
+		got = append(got, w.analyzer+" "+w.message)
+	}
+	if v1.timeout != 90*time.Second || v1.capped || !slices.Equal(got, []string{"syncmono common", "syncsend first"}) {
+		t.Errorf("engine v1: timeout %v, capped %t, wants %q; want 1m30s, false, [syncmono common, syncsend first]", v1.timeout, v1.capped, got)
+	}
+	if v2.timeout != analysisTimeout || !v2.capped || len(v2.wants) != 0 {
+		t.Errorf("engine v2: timeout %v, capped %t, %d wants; want %v, true, 0", v2.timeout, v2.capped, len(v2.wants), analysisTimeout)
+	}
+	for _, bad := range []struct{ text, err string }{
+		{"engine v3", "x.txt:3: want engine v1 or engine v2"},
+		{"timeout 1m", "x.txt:3: want timeout DURATION inside an engine block"},
+		{"engine v1\ntimeout soon", "x.txt:4: want timeout DURATION inside an engine block"},
+		{"capped", "x.txt:3: want capped, alone, inside an engine block"},
+		{"engine v1\nengine v1", "x.txt:4: engine v1 has a block already"},
+		{"engine v2\ncapped\nwant syncmono a.go:1 m", "x.txt: a capped engine reports nothing: its block has want lines"},
+	} {
+		_, err := parseRecipe("x", []byte("module m@v1\npackage .\n"+bad.text+"\n"))
+		if err == nil || err.Error() != bad.err {
+			t.Errorf("%q: error %v, want %s", bad.text, err, bad.err)
+		}
+	}
+}
