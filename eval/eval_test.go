@@ -51,6 +51,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -191,30 +192,11 @@ func parseRecipe(name string, data []byte) (*recipe, error) {
 			} else {
 				r.wants = append(r.wants, w)
 			}
-		case "engine":
-			if rest != "v1" && rest != "v2" {
-				return nil, bad("want engine v1 or engine v2")
+		case "engine", "timeout", "capped":
+			var err error
+			if block, err = r.engineLine(kw, rest, block); err != nil {
+				return nil, bad("%v", err)
 			}
-			if r.engines[rest] != nil {
-				return nil, bad("engine %s has a block already", rest)
-			}
-			if r.engines == nil {
-				r.engines = make(map[string]*engineRun)
-			}
-			block = &engineRun{timeout: analysisTimeout}
-			r.engines[rest] = block
-			r.engineOrder = append(r.engineOrder, rest)
-		case "timeout":
-			d, err := time.ParseDuration(rest)
-			if block == nil || err != nil || d <= 0 {
-				return nil, bad("want timeout DURATION inside an engine block")
-			}
-			block.timeout = d
-		case "capped":
-			if block == nil || rest != "" {
-				return nil, bad("want capped, alone, inside an engine block")
-			}
-			block.capped = true
 		default:
 			return nil, bad("unknown keyword %q", kw)
 		}
@@ -232,6 +214,38 @@ func parseRecipe(name string, data []byte) (*recipe, error) {
 		e.wants = slices.Concat(r.wants, e.wants)
 	}
 	return r, sc.Err()
+}
+
+// engineLine parses a line of an engine block (kw is engine, timeout or
+// capped) and returns the block that the next lines belong to.
+func (r *recipe) engineLine(kw, rest string, block *engineRun) (*engineRun, error) {
+	switch kw {
+	case "engine":
+		if rest != "v1" && rest != "v2" {
+			return nil, errors.New("want engine v1 or engine v2")
+		}
+		if r.engines[rest] != nil {
+			return nil, fmt.Errorf("engine %s has a block already", rest)
+		}
+		if r.engines == nil {
+			r.engines = make(map[string]*engineRun)
+		}
+		block = &engineRun{timeout: analysisTimeout}
+		r.engines[rest] = block
+		r.engineOrder = append(r.engineOrder, rest)
+	case "timeout":
+		d, err := time.ParseDuration(rest)
+		if block == nil || err != nil || d <= 0 {
+			return nil, errors.New("want timeout DURATION inside an engine block")
+		}
+		block.timeout = d
+	case "capped":
+		if block == nil || rest != "" {
+			return nil, errors.New("want capped, alone, inside an engine block")
+		}
+		block.capped = true
+	}
+	return block, nil
 }
 
 func loadRecipes(t testing.TB) []*recipe {
