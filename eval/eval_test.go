@@ -23,6 +23,18 @@
 //	want~ ANALYZER FILE:LINE REGEXP
 //	suppressed ANALYZER FILE:LINE MESSAGE
 //	                             a finding a //sync:ignore of the recipe suppresses
+//	engine NAME                  the expectations that follow are those of engine NAME
+//	                             (v1 or v2, as CCVET_TAGFLOW names them)
+//	timeout DURATION             in an engine block: cap that engine's analysis (default 3m)
+//	capped                       in an engine block: the engine is expected not to finish
+//	                             within its timeout
+//
+// A recipe without engine lines is analysed in process with the engine
+// that CCVET_TAGFLOW selects. A recipe with engine lines is analysed once
+// per engine it names, each in a child process killed at the engine's
+// timeout, with the expectations before the first engine line plus those
+// of the engine's block; both engines' figures are then re-measured by
+// every run, whatever the default engine is.
 //
 // SCOPE is a function (Name), a method (Type.Name), a type declaration
 // (Type, for the methods of an interface), or - for the whole file. PLACE
@@ -39,6 +51,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -73,6 +86,10 @@ type recipe struct {
 	packages []string
 	inserts  []insert
 	wants    []want
+	// engines holds the blocks of the engine lines, by engine name, in
+	// engineOrder; nil for a recipe without them.
+	engines     map[string]*engineRun
+	engineOrder []string
 }
 
 // An insert adds one directive line to a file of the target.
@@ -126,6 +143,7 @@ var insertRE = regexp.MustCompile("^insert (\\S+) (\\S+) (before|after|eol) `([^
 
 func parseRecipe(name string, data []byte) (*recipe, error) {
 	r := &recipe{name: name}
+	var block *engineRun // the current engine block, nil before the first
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -169,7 +187,16 @@ func parseRecipe(name string, data []byte) (*recipe, error) {
 				}
 				w.re = re
 			}
-			r.wants = append(r.wants, w)
+			if block != nil {
+				block.wants = append(block.wants, w)
+			} else {
+				r.wants = append(r.wants, w)
+			}
+		case "engine", "timeout", "capped":
+			var err error
+			if block, err = r.engineLine(kw, rest, block); err != nil {
+				return nil, bad("%v", err)
+			}
 		default:
 			return nil, bad("unknown keyword %q", kw)
 		}
@@ -177,7 +204,48 @@ func parseRecipe(name string, data []byte) (*recipe, error) {
 	if r.module == "" || len(r.packages) == 0 {
 		return nil, fmt.Errorf("%s.txt: needs a module and at least one package", name)
 	}
+	for _, e := range r.engines {
+		if e.capped {
+			if len(e.wants) > 0 {
+				return nil, fmt.Errorf("%s.txt: a capped engine reports nothing: its block has want lines", name)
+			}
+			continue
+		}
+		e.wants = slices.Concat(r.wants, e.wants)
+	}
 	return r, sc.Err()
+}
+
+// engineLine parses a line of an engine block (kw is engine, timeout or
+// capped) and returns the block that the next lines belong to.
+func (r *recipe) engineLine(kw, rest string, block *engineRun) (*engineRun, error) {
+	switch kw {
+	case "engine":
+		if rest != "v1" && rest != "v2" {
+			return nil, errors.New("want engine v1 or engine v2")
+		}
+		if r.engines[rest] != nil {
+			return nil, fmt.Errorf("engine %s has a block already", rest)
+		}
+		if r.engines == nil {
+			r.engines = make(map[string]*engineRun)
+		}
+		block = &engineRun{timeout: analysisTimeout}
+		r.engines[rest] = block
+		r.engineOrder = append(r.engineOrder, rest)
+	case "timeout":
+		d, err := time.ParseDuration(rest)
+		if block == nil || err != nil || d <= 0 {
+			return nil, errors.New("want timeout DURATION inside an engine block")
+		}
+		block.timeout = d
+	case "capped":
+		if block == nil || rest != "" {
+			return nil, errors.New("want capped, alone, inside an engine block")
+		}
+		block.capped = true
+	}
+	return block, nil
 }
 
 func loadRecipes(t testing.TB) []*recipe {
@@ -215,6 +283,10 @@ func TestEval(t *testing.T) {
 		t.Skip("downloads modules from the Go module proxy: set CCVET_NETWORK_TESTS=1")
 	}
 	for _, r := range loadRecipes(t) {
+		if r.engines != nil {
+			t.Run(r.name, func(t *testing.T) { runEngines(t, r) })
+			continue
+		}
 		t.Run(r.name, func(t *testing.T) { runRecipe(t, r) })
 	}
 }
@@ -304,34 +376,8 @@ func runRecipe(t *testing.T, r *recipe) {
 	for _, s := range res.Suppressed {
 		got = append(got, finding{suppressed: true, analyzer: s.Analyzer, posn: rel(s.Finding), message: s.Message})
 	}
-	matched := make([]bool, len(got))
-	for _, w := range r.wants {
-		i := slices.IndexFunc(got, func(f finding) bool { return w.matches(f) })
-		for i >= 0 && matched[i] {
-			j := slices.IndexFunc(got[i+1:], func(f finding) bool { return w.matches(f) })
-			if j < 0 {
-				i = -1
-				break
-			}
-			i += 1 + j
-		}
-		if i < 0 {
-			t.Errorf("%s.txt:%d: expected finding not reported: %s %s %s", r.name, w.line, w.analyzer, w.posn, w.message)
-			continue
-		}
-		matched[i] = true
-	}
-	for i, f := range got {
-		if !matched[i] {
-			t.Errorf("unexpected finding:\n%s", f)
-		}
-	}
+	compare(t, r, r.wants, got)
 	if t.Failed() {
-		var all []string
-		for _, f := range got {
-			all = append(all, f.String())
-		}
-		t.Logf("all findings, in recipe form:\n%s", strings.Join(all, "\n"))
 		return
 	}
 	checkGoVet(t, r, root, opts)
@@ -634,6 +680,9 @@ func recvName(e ast.Expr) string {
 }
 
 func TestMain(m *testing.M) {
+	if job := os.Getenv(childEnv); job != "" {
+		os.Exit(runChild(job))
+	}
 	code := m.Run()
 	if ccvetBin.path != "" {
 		os.RemoveAll(filepath.Dir(ccvetBin.path))
