@@ -59,6 +59,8 @@ type loopAnalysis struct {
 	// constArgs are the constants passed to the parameters of the
 	// callees being analysed (current(m.Seq, StepPrepare)).
 	constArgs map[*ssa.Parameter]*ssa.Const
+	// cross caches crossBlock.
+	cross map[*ssa.Function]map[ssa.Value]bool
 	// ifaceMsgs caches interfaceOfMessages.
 	ifaceMsgs map[*types.Interface]bool
 }
@@ -91,6 +93,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		live:       make(map[liveKey]bool),
 		funcArgs:   make(map[*ssa.Parameter]*ssa.Function),
 		ifaceMsgs:  make(map[*types.Interface]bool),
+		cross:      make(map[*ssa.Function]map[ssa.Value]bool),
 		pointees:   make(map[*ssa.Parameter]loc),
 		constArgs:  make(map[*ssa.Parameter]*ssa.Const),
 	}

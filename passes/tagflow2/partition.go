@@ -136,9 +136,84 @@ func (la *loopAnalysis) fixpoint(f *ssa.Function, entry *state) *dense.Analysis[
 	return dense.Forward[partLattice, parts, int](g, map[int]parts{0: {entry}}, func(from, to int, in parts) parts {
 		out := prev[edgeID{from, to}]
 		for _, s := range in {
-			out = out.add(la.edge(f.Blocks[from], f.Blocks[to], la.block(f.Blocks[from], s)))
+			out = out.add(la.collect(f, la.edge(f.Blocks[from], f.Blocks[to], la.block(f.Blocks[from], s))))
 		}
 		prev[edgeID{from, to}] = out
 		return out
 	})
+}
+
+// crossBlock reports, for the values defined in f, those a later block
+// may read from the state: a value used outside its block or by a phi,
+// and the operands of a boolean kept in memory (a branch on the boolean
+// later is a branch on the comparison). The others are dead at the end
+// of their block.
+func (la *loopAnalysis) crossBlock(f *ssa.Function) map[ssa.Value]bool {
+	if m, ok := la.cross[f]; ok {
+		return m
+	}
+	m := make(map[ssa.Value]bool)
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			v, ok := instr.(ssa.Value)
+			if !ok || v.Referrers() == nil {
+				continue
+			}
+			kept := false
+			for _, r := range *v.Referrers() {
+				_, isPhi := r.(*ssa.Phi)
+				st, isStore := r.(*ssa.Store)
+				if isPhi || r.Block() != b || isStore && st.Val == v {
+					m[v] = true
+					kept = true
+				}
+			}
+			if kept && isBool(v.Type()) {
+				// A comparison read later (a branch on a boolean kept
+				// in memory or merged by a phi) is interpreted again on
+				// its operands.
+				for _, op := range instr.Operands(nil) {
+					if op != nil && *op != nil {
+						m[*op] = true
+					}
+				}
+			}
+		}
+	}
+	la.cross[f] = m
+	return m
+}
+
+// collect drops from s what no later block can read: the registers of f
+// that are dead at the end of their block, and the terms no register,
+// location or pending jump names any more. Without it every register
+// ever defined stays in the state, and each copy of the state costs as
+// much as the function is long.
+func (la *loopAnalysis) collect(f *ssa.Function, s *state) *state {
+	if s == nil {
+		return nil
+	}
+	cross := la.crossBlock(f)
+	s = s.clone()
+	for v := range s.regs {
+		if instr, ok := v.(ssa.Instruction); ok && instr.Parent() == f && !cross[v] {
+			delete(s.regs, v)
+		}
+	}
+	used := make(map[termKey]bool, len(s.regs))
+	for _, r := range s.regs {
+		used[r.key] = true
+	}
+	for key := range s.terms {
+		// Only f's own registers: a caller's (analysing a callee, its
+		// registers are out of s.regs) come back when the call returns.
+		instr, ok := key.reg.(ssa.Instruction)
+		if !ok || instr.Parent() != f || used[key] {
+			continue
+		}
+		if _, pending := s.pending[key]; !pending {
+			delete(s.terms, key)
+		}
+	}
+	return s
 }
