@@ -820,12 +820,15 @@ func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 		if what == "receives" && la.sameReception(s, key, instr) {
 			continue
 		}
-		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() == instr.Parent() && !la.liveAfter(instr, a) {
-			// A local no later statement reads: not kept.
+		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() == instr.Parent() && !s.readPending[key] && !la.liveAfter(instr, a) {
+			// A local nothing has read since the later round's message
+			// went in, and no later statement reads: the message
+			// changes nothing the process does.
 			delete(s.pending, key)
 			continue
 		}
 		delete(s.pending, key)
+		delete(s.readPending, key)
 		if !la.inRegion(instr) {
 			continue
 		}

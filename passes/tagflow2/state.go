@@ -35,6 +35,9 @@ type state struct {
 	// round and that condition IV has not seen the process jump to: the
 	// value is true when every path stored one (a must).
 	pending map[termKey]bool
+	// readPending are the pending mailboxes read since the message went
+	// in: what the process does next may depend on it.
+	readPending map[termKey]bool
 	// bools are the locations of booleans holding the value of a
 	// comparison (or a constant) computed earlier: in naive SSA, a && b
 	// used as a value goes through one, and a branch on it is a branch on
@@ -48,7 +51,8 @@ func newState(k int) *state {
 		last:    lexrel.Top(k),
 		terms:   make(map[termKey]term),
 		regs:    make(map[ssa.Value]ref),
-		pending: make(map[termKey]bool),
+		pending:     make(map[termKey]bool),
+		readPending: make(map[termKey]bool),
 		bools:   make(map[loc]ssa.Value),
 	}
 }
@@ -61,6 +65,7 @@ func (s *state) clone() *state {
 	c.terms = maps.Clone(s.terms)
 	c.regs = maps.Clone(s.regs)
 	c.pending = maps.Clone(s.pending)
+	c.readPending = maps.Clone(s.readPending)
 	c.bools = maps.Clone(s.bools)
 	return &c
 }
@@ -75,7 +80,7 @@ func (lattice) Equals(a, b *state) bool {
 		return a == b
 	}
 	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
-		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.bools, b.bools)
+		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.readPending, b.readPending) && maps.Equal(a.bools, b.bools)
 }
 
 func (lattice) Merge(a, b *state) *state {
@@ -132,6 +137,9 @@ func (lattice) Merge(a, b *state) *state {
 		if _, ok := a.pending[key]; !ok {
 			out.pending[key] = false
 		}
+	}
+	for key := range b.readPending {
+		out.readPending[key] = true
 	}
 	for l, v := range a.bools {
 		if b.bools[l] != v {
@@ -258,6 +266,14 @@ func (s *state) stepCur(i int, d int64) {
 func composeRel(a, b lexrel.Rel) lexrel.Rel {
 	x := lexrel.Of(a).Compose(lexrel.Of(b))
 	return x.Component(0)
+}
+
+// noteRead records a read of the term under key, if it is a pending
+// mailbox.
+func (s *state) noteRead(key termKey) {
+	if _, ok := s.pending[key]; ok && !s.readPending[key] {
+		s.readPending[key] = true
+	}
 }
 
 // endDirect ends the reception of the message last received: from the

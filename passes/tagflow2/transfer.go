@@ -408,6 +408,11 @@ func (la *loopAnalysis) load(s *state, u *ssa.UnOp) {
 		la.elementOf(s, u, r)
 		return
 	}
+	if s.terms[r.key].kind == messageTerm {
+		// A single kept message read whole; a collection's length or
+		// an append to it reads no message.
+		s.noteRead(r.key)
+	}
 	s.regs[u] = r
 }
 
@@ -423,6 +428,7 @@ func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
 // elementOf makes v a message related to the tag as every element of the
 // collection r is.
 func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
+	s.noteRead(r.key)
 	c := s.terms[r.key]
 	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at} // not direct: read back from a mailbox
 	t.consts = c.consts
@@ -481,6 +487,7 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 			} else {
 				return ref{}, false
 			}
+			s.noteRead(base.key)
 			if base.comp == elemComp {
 				// A field of an element, selected in place
 				// (coll[0].Ballot): the element is a message related to
