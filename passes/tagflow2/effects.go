@@ -198,6 +198,7 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 	if !ok || c.kind != collectionTerm {
 		return
 	}
+	s.dropBoundsOn(r.key)
 	vr, ok := s.regs[val]
 	if !ok || vr.comp != wholeComp {
 		c.rel, c.recv, c.approx = lexrel.Top(la.k), true, true
@@ -547,6 +548,12 @@ func (la *loopAnalysis) extremum(s *state, isMax bool, args []ssa.Value, instr *
 	}
 	t := term{kind: scalarTerm, comp: int8(comp), rel: lexrel.Top(la.k).Restrict(comp, rel), recv: recv, approx: approx}
 	t.consts[comp] = consts
+	if isMax {
+		// max(a, b) is at least a and b, and what they are at least.
+		for _, a := range args {
+			t.geq = t.geq.union(la.scalarOf(s, a).geq)
+		}
+	}
 	s.terms[regKey(instr)] = t
 	s.regs[instr] = ref{key: regKey(instr), comp: int8(comp)}
 }
@@ -585,7 +592,7 @@ func (la *loopAnalysis) storeCell(s *state, addr, val ssa.Value) {
 		delete(s.terms, key)
 		return
 	}
-	t := term{kind: scalarTerm, comp: int8(sc.comp), rel: lexrel.Top(la.k).Restrict(sc.comp, sc.rel), recv: sc.recv, approx: !sc.exactTo(s, sc.comp)}
+	t := term{kind: scalarTerm, comp: int8(sc.comp), rel: lexrel.Top(la.k).Restrict(sc.comp, sc.rel), recv: sc.recv, approx: !sc.exactTo(s, sc.comp), geq: sc.geq}
 	t.consts[sc.comp] = sc.consts
 	s.terms[key] = t
 }

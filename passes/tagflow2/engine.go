@@ -59,6 +59,8 @@ type loopAnalysis struct {
 	// constArgs are the constants passed to the parameters of the
 	// callees being analysed (current(m.Seq, StepPrepare)).
 	constArgs map[*ssa.Parameter]*ssa.Const
+	// ranges caches rangeLoops.
+	ranges map[*ssa.Function]map[*ssa.BasicBlock]*rangeLoop
 	// cross caches crossBlock.
 	cross map[*ssa.Function]map[ssa.Value]bool
 	// ifaceMsgs caches interfaceOfMessages.
@@ -94,6 +96,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		funcArgs:   make(map[*ssa.Parameter]*ssa.Function),
 		ifaceMsgs:  make(map[*types.Interface]bool),
 		cross:      make(map[*ssa.Function]map[ssa.Value]bool),
+		ranges:     make(map[*ssa.Function]map[*ssa.BasicBlock]*rangeLoop),
 		pointees:   make(map[*ssa.Parameter]loc),
 		constArgs:  make(map[*ssa.Parameter]*ssa.Const),
 	}

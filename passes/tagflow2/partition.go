@@ -155,6 +155,11 @@ func (la *loopAnalysis) crossBlock(f *ssa.Function) map[ssa.Value]bool {
 	m := make(map[ssa.Value]bool)
 	for _, b := range f.Blocks {
 		for _, instr := range b.Instrs {
+			if r, ok := instr.(*ssa.Range); ok {
+				// The collection a range iterates: its loop's exit
+				// names it (see rangeEdge).
+				m[r.X] = true
+			}
 			v, ok := instr.(ssa.Value)
 			if !ok || v.Referrers() == nil {
 				continue

@@ -47,13 +47,13 @@ type state struct {
 
 func newState(k int) *state {
 	return &state{
-		k:       k,
-		last:    lexrel.Top(k),
-		terms:   make(map[termKey]term),
-		regs:    make(map[ssa.Value]ref),
+		k:           k,
+		last:        lexrel.Top(k),
+		terms:       make(map[termKey]term),
+		regs:        make(map[ssa.Value]ref),
 		pending:     make(map[termKey]bool),
 		readPending: make(map[termKey]bool),
-		bools:   make(map[loc]ssa.Value),
+		bools:       make(map[loc]ssa.Value),
 	}
 }
 
@@ -232,6 +232,11 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 		if t, ok := s.terms[src.key]; ok {
 			t.rel = t.rel.Assign(i, lexrel.EQ)
 			s.terms[src.key] = t
+		}
+	}
+	if srcOK {
+		if t, ok := s.terms[src.key]; ok {
+			s.applyBounds(i, t, lexrel.LE)
 		}
 	}
 	s.refineAll()

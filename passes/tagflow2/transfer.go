@@ -38,7 +38,10 @@ func (la *loopAnalysis) edge(from, to *ssa.BasicBlock, s *state) *state {
 	if iff, ok := from.Instrs[len(from.Instrs)-1].(*ssa.If); ok && from.Succs[0] != from.Succs[1] {
 		s = la.branch(s, iff.Cond, from.Succs[0] == to)
 	}
-	return s
+	if s == nil {
+		return nil
+	}
+	return la.rangeEdge(from, to, s)
 }
 
 func equalSet(k int) lexrel.Set {
@@ -201,6 +204,7 @@ func (la *loopAnalysis) rebind(s *state, key termKey) {
 	if !ok {
 		return
 	}
+	s.dropBoundsOn(key)
 	for v, r := range s.regs {
 		if r.key == key {
 			own := regKey(v)
@@ -430,7 +434,7 @@ func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
 func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
 	s.noteRead(r.key)
 	c := s.terms[r.key]
-	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at} // not direct: read back from a mailbox
+	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at, from: r.key} // not direct: read back from a mailbox
 	t.consts = c.consts
 	s.terms[regKey(v)] = t
 	s.regs[v] = ref{key: regKey(v), comp: wholeComp}
@@ -493,7 +497,7 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 				// (coll[0].Ballot): the element is a message related to
 				// the tag as every element is.
 				c := s.terms[base.key]
-				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at}
+				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at, from: base.key}
 				base = ref{key: regKey(x), comp: wholeComp}
 			}
 			t, ok := s.terms[base.key]
@@ -586,6 +590,9 @@ func (la *loopAnalysis) binop(s *state, b *ssa.BinOp) {
 	t.consts[comp] = consts.shift(d)
 	t.recv = s.terms[s.regs[x].key].recv
 	t.approx = s.terms[s.regs[x].key].approx || d > 1 || d < -1
+	if d > 0 {
+		t.geq = la.scalarOf(s, x).geq
+	}
 	s.terms[regKey(b)] = t
 	s.regs[b] = ref{key: regKey(b), comp: int8(comp)}
 }
@@ -667,6 +674,7 @@ type scalar struct {
 	comp   int
 	recv   bool
 	approx bool // the tracked term's relation over-approximates
+	geq    bounds
 }
 
 func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
@@ -689,7 +697,18 @@ func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
 		comp = int(t.comp)
 		rel, consts = t.rel.Component(comp), t.consts[comp]
 	}
-	return scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv, approx: t.approx || comp >= 0 && t.unset&(1<<comp) != 0}
+	sc := scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv, approx: t.approx || comp >= 0 && t.unset&(1<<comp) != 0}
+	if t.kind == scalarTerm {
+		sc.geq = t.geq
+	} else if comp >= 0 {
+		// A message's component: what a test showed it at least, and
+		// (as a fact for whoever takes it) the component itself.
+		sc.geq = t.geq.filter(func(x bound) bool { return int(x.comp) == comp })
+		if b, ok := boundOn(s, r.key, comp); ok {
+			sc.geq = sc.geq.add(b)
+		}
+	}
+	return sc
 }
 
 // exactTo reports whether relTo(s, i) is exact: a tracked integer whose
@@ -762,7 +781,9 @@ func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
 	var keys []termKey
 	var walk func(v ssa.Value, depth int)
 	walk = func(v ssa.Value, depth int) {
-		if r, ok := s.regs[v]; ok {
+		if r, ok := s.regs[v]; ok && r.comp != dataComp {
+			// A test of a message's data (m.Stand) says nothing of its
+			// tag.
 			if t, ok := s.terms[r.key]; ok && !t.approx {
 				keys = append(keys, r.key)
 			}
@@ -830,6 +851,7 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		return nil
 	}
 	s = s.clone()
+	var below []term
 	for _, side := range []struct {
 		sc     scalar
 		rel    lexrel.Rel
@@ -841,6 +863,10 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		t := s.terms[side.sc.r.key]
 		t.rel = t.rel.Restrict(i, side.rel)
 		t.approx = t.approx || !exact
+		t.geq = t.geq.union(la.lowerBounds(side.sc, xs, ys, op, i))
+		if c := t.rel.Component(i); t.kind == scalarTerm && c&^lexrel.LE == 0 {
+			below = append(below, t)
+		}
 		if side.consts.known {
 			t.consts[i] = side.consts
 		}
@@ -854,8 +880,29 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 			s.cur[i] = side.consts
 		}
 	}
+	// An integer at or below the tag: so is what it is at least.
+	for _, t := range below {
+		rel := lexrel.LE
+		if t.rel.Component(i) == lexrel.LT {
+			rel = lexrel.LT
+		}
+		s.applyBounds(i, t, rel)
+	}
 	s.refineAll()
 	return s
+}
+
+// lowerBounds are the facts side (x or y of x op y) gains from the test:
+// if it is at least the other, it is at least what the other is at least.
+func (la *loopAnalysis) lowerBounds(side, xs, ys scalar, op lexrel.Rel, i int) bounds {
+	other := ys
+	if side.r != xs.r {
+		other, op = xs, op.Inverse()
+	}
+	if op&^lexrel.GE != 0 || other.comp != i {
+		return bounds{}
+	}
+	return other.geq.filter(func(x bound) bool { return int(x.comp) == i })
 }
 
 // typeAssert makes the asserted value hold what the interface holds; an

@@ -165,6 +165,12 @@ type term struct {
 	// unset are the components of a message variable not assigned since
 	// it was declared (a zero value); the message is exact once each is.
 	unset uint8
+	// geq are the bounds an integer (a scalar term) is known to be at
+	// or above (see bounds.go).
+	geq bounds
+	// from is, for a message read out of a collection, the collection's
+	// key: an integer at least its component is at least that element.
+	from termKey
 	// at is where a received message was received (the receive call);
 	// findings of condition III and IV point back to it.
 	at token.Pos
@@ -179,6 +185,10 @@ func (t term) join(u term) term {
 	t.direct = t.direct || u.direct
 	t.approx = t.approx || u.approx
 	t.unset |= u.unset
+	t.geq = t.geq.meet(u.geq)
+	if t.from != u.from {
+		t.from = termKey{}
+	}
 	if t.at == token.NoPos || (u.at != token.NoPos && u.at < t.at) {
 		t.at = u.at
 	}
