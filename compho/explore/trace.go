@@ -232,7 +232,9 @@ func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Cou
 // vars lists the variables of a machine: the fields of the struct it
 // points to, and one level down those of the structs its fields point to
 // (the process struct of a machine make-HO wrote), as name=value. The
-// environment (channels, functions, interfaces with methods) is left out.
+// environment (channels, functions, interfaces with methods, and, inside
+// the process struct, pointers to structs holding a lock or channels) is
+// left out.
 func vars(m any) []Var {
 	var out []Var
 	var walk func(prefix string, v reflect.Value, depth int)
@@ -265,6 +267,9 @@ func vars(m any) []Var {
 					walk(prefix+f.Name+".", fv, depth+1)
 					continue
 				}
+				if shared(fv.Type().Elem()) {
+					continue
+				}
 			case reflect.Slice:
 				if k := fv.Type().Elem().Kind(); k == reflect.Chan || k == reflect.Func {
 					continue
@@ -275,6 +280,25 @@ func vars(m any) []Var {
 	}
 	walk("", reflect.ValueOf(m), 0)
 	return out
+}
+
+// shared reports whether t is a struct that holds a lock or channels (a
+// network, say): a pointer to one, inside the process struct, is the
+// environment, which make-HO's Key leaves out too.
+func shared(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		ft := t.Field(i).Type
+		if ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Chan || ft.PkgPath() == "sync" {
+			return true
+		}
+	}
+	return false
 }
 
 // show renders a value: strings quoted, unexported fields included,
