@@ -51,6 +51,16 @@ type Model[M compho.Machine] struct {
 	// is then searched again without the reduction, to the depth at
 	// which the violation was found, for its trace.
 	Symmetric bool
+	// Normalize, if set, maps every state reached to the representative
+	// of its class under an abstraction of the model's (LastVoting's
+	// timestamps replaced by their rank among the processes', for
+	// instance), which a per-process Key cannot express. Called with the
+	// root machines of a state and fix false, it reports whether the
+	// state is not its class's representative, and must not modify
+	// them; called with fix true, on copies, it rewrites them into the
+	// representative. The initial states must be representatives. It
+	// cannot be combined with Symmetric.
+	Normalize func(procs []M, fix bool) bool
 }
 
 // An Invariant is a property every reachable state must have.
@@ -121,6 +131,8 @@ type engine struct {
 	net       Network
 	abstract  bool
 	symmetric bool
+	// norm is Model.Normalize on untyped machines, or nil.
+	norm func(roots []compho.Machine, fix bool) bool
 
 	mu   sync.RWMutex
 	ids  map[string]uint32
@@ -405,18 +417,54 @@ func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
 		if e.symmetric {
 			product = e.productSym
 		}
-		if !product(mi, mon, opts, emit) {
-			return nil
+		var perr error
+		if !product(mi, mon, depth+1, opts, &perr, emit) {
+			return perr
 		}
 	}
 	return nil
+}
+
+// packNorm packs a successor's state, normalized by Model.Normalize if
+// the model has one: the state is assembled again, rewritten, and its
+// processes' states interned.
+func (e *engine) packNorm(ids []uint32, mon uint64, depth int) (string, error) {
+	if e.norm == nil {
+		return e.pack(ids, mon), nil
+	}
+	locals := e.locals(ids)
+	roots := make([]compho.Machine, e.n)
+	for p, l := range locals {
+		roots[p] = l.Root()
+	}
+	if !e.norm(roots, false) {
+		return e.pack(ids, mon), nil
+	}
+	sys, err := compho.Assemble(locals, depth)
+	if err != nil {
+		return "", err
+	}
+	for p := range roots {
+		roots[p] = sys.Root(compho.PID(p))
+	}
+	e.norm(roots, true)
+	k := &compho.Key{AbstractCounters: e.abstract}
+	normal := make([]uint32, e.n)
+	for p := range normal {
+		k.Reset()
+		if err := sys.Key(compho.PID(p), k); err != nil {
+			return "", err
+		}
+		normal[p] = e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(compho.PID(p)) })
+	}
+	return e.pack(normal, mon), nil
 }
 
 // productSym emits the successors of one mode up to a permutation of the
 // processes: the processes in the same state (the same options) choose a
 // multiset of options, and the successor is sorted. Its HO sets are not
 // given.
-func (e *engine) productSym(mode int, mon uint64, opts [][]option, emit func(s succ) bool) bool {
+func (e *engine) productSym(mode int, mon uint64, _ int, opts [][]option, _ *error, emit func(s succ) bool) bool {
 	// The classes: processes with the same options, by their first.
 	var firsts []int
 	size := make(map[int]int)
@@ -501,7 +549,7 @@ func (e *engine) orbit(key string) int {
 
 // product emits the successors of one mode: one per choice of an option
 // for each process. It returns false when emit asked to stop.
-func (e *engine) product(mode int, mon uint64, opts [][]option, emit func(s succ) bool) bool {
+func (e *engine) product(mode int, mon uint64, depth int, opts [][]option, errp *error, emit func(s succ) bool) bool {
 	for _, o := range opts {
 		if len(o) == 0 {
 			return true // a receiver with no allowed set
@@ -517,7 +565,12 @@ func (e *engine) product(mode int, mon uint64, opts [][]option, emit func(s succ
 			ids[p], tags[p], ho[p] = o.id, o.tag, o.ho
 		}
 		next := e.net.Next(e.n, mon, mode, tags)
-		if !emit(succ{key: e.pack(ids, next), mode: mode, ho: ho}) {
+		key, err := e.packNorm(ids, next, depth)
+		if err != nil {
+			*errp = err
+			return false
+		}
+		if !emit(succ{key: key, mode: mode, ho: ho}) {
 			return false
 		}
 		p := e.n - 1
@@ -603,8 +656,8 @@ func (e *engine) expandGeneral(ids []uint32, mon uint64, locals []*compho.Local,
 				combo[p] = append(combo[p], option{tag: o.tag, ho: o.ho})
 			}
 		}
-		var ferr error
-		cont := e.product(mi, mon, combo, func(s succ) bool {
+		var ferr, perr error
+		cont := e.product(mi, mon, depth+1, combo, &perr, func(s succ) bool {
 			step, err := compho.Assemble(locals, depth)
 			if err == nil {
 				_, _, err = step.Begin()
@@ -629,10 +682,18 @@ func (e *engine) expandGeneral(ids []uint32, mon uint64, locals []*compho.Local,
 				return false
 			}
 			_, nmon := e.unpack(s.key)
-			return emit(succ{key: e.pack(next, nmon), mode: s.mode, ho: s.ho})
+			key, err := e.packNorm(next, nmon, depth+1)
+			if err != nil {
+				ferr = err
+				return false
+			}
+			return emit(succ{key: key, mode: s.mode, ho: s.ho})
 		})
 		if ferr != nil {
 			return ferr
+		}
+		if perr != nil {
+			return perr
 		}
 		if !cont {
 			return nil
@@ -683,6 +744,18 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 			return nil, fmt.Errorf("explore: symmetry reduction with %d processes; at most 20", n)
 		}
 		e.symmetric = true
+	}
+	if m.Normalize != nil {
+		if m.Symmetric {
+			return nil, errors.New("explore: Normalize with Symmetric")
+		}
+		e.norm = func(roots []compho.Machine, fix bool) bool {
+			procs := make([]M, len(roots))
+			for p, r := range roots {
+				procs[p] = r.(M)
+			}
+			return m.Normalize(procs, fix)
+		}
 	}
 	level, err := initialLevel(e, m)
 	if err != nil {

@@ -219,6 +219,15 @@ func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Cou
 		if err := sys.Finish(); err != nil {
 			return nil, err
 		}
+		if m.Normalize != nil {
+			procs := make([]M, e.n)
+			for p := range procs {
+				procs[p] = sys.Root(compho.PID(p)).(M)
+			}
+			if m.Normalize(procs, false) {
+				m.Normalize(procs, true)
+			}
+		}
 		for p := range e.n {
 			after := vars(sys.Root(compho.PID(p)))
 			st.Changed[p] = diff(before[p], after)
