@@ -272,37 +272,67 @@ func (e *engine) locals(ids []uint32) []*compho.Local {
 }
 
 func (e *engine) pack(ids []uint32, mon uint64) string {
-	b := make([]byte, 4*len(ids)+8)
-	for i, id := range ids {
-		binary.LittleEndian.PutUint32(b[4*i:], id)
+	return string(e.packInto(nil, ids, mon))
+}
+
+// packInto packs a state into buf's storage: the successors' keys are
+// built in one buffer, and copied into a string only when new.
+func (e *engine) packInto(buf []byte, ids []uint32, mon uint64) []byte {
+	buf = buf[:0]
+	for _, id := range ids {
+		buf = binary.LittleEndian.AppendUint32(buf, id)
 	}
-	binary.LittleEndian.PutUint64(b[4*len(ids):], mon)
-	return string(b)
+	return binary.LittleEndian.AppendUint64(buf, mon)
 }
 
 func (e *engine) unpack(key string) ([]uint32, uint64) {
 	ids := make([]uint32, e.n)
 	for i := range ids {
-		ids[i] = binary.LittleEndian.Uint32([]byte(key[4*i : 4*i+4]))
+		ids[i] = uint32(key[4*i]) | uint32(key[4*i+1])<<8 | uint32(key[4*i+2])<<16 | uint32(key[4*i+3])<<24
 	}
-	return ids, binary.LittleEndian.Uint64([]byte(key[4*e.n:]))
+	var mon uint64
+	for i := 7; i >= 0; i-- {
+		mon = mon<<8 | uint64(key[4*e.n+i])
+	}
+	return ids, mon
 }
 
-func (e *engine) shardOf(key string) *shard {
+func (e *engine) shardOf(key []byte) *shard {
 	return &e.shards[fnv(key)%uint32(len(e.shards))]
+}
+
+// A loaded state: its processes' states, monitor and system.
+type loaded struct {
+	ids    []uint32
+	mon    uint64
+	locals []*compho.Local
+	sys    *compho.System
+}
+
+// load assembles the system of the state key.
+func (e *engine) load(key string, depth int) (*loaded, error) {
+	ids, mon := e.unpack(key)
+	locals := e.locals(ids)
+	sys, err := compho.Assemble(locals, depth)
+	if err != nil {
+		return nil, err
+	}
+	return &loaded{ids, mon, locals, sys}, nil
 }
 
 // materialize assembles the system of a node.
 func (e *engine) materialize(key string, depth int) (*compho.System, uint64, error) {
-	ids, mon := e.unpack(key)
-	sys, err := compho.Assemble(e.locals(ids), depth)
-	return sys, mon, err
+	l, err := e.load(key, depth)
+	if err != nil {
+		return nil, 0, err
+	}
+	return l.sys, l.mon, nil
 }
 
 // A succ is a successor being emitted: its key, and the mode and HO sets
 // that lead to it (valid during the emit call).
 type succ struct {
-	key  string
+	key  []byte
 	mode int
 	ho   []compho.Set
 }
@@ -316,12 +346,16 @@ type option struct {
 // expand computes the successors of the state key at depth, calling emit
 // for each (repetitions included) until it returns false.
 func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
-	ids, mon := e.unpack(key)
-	locals := e.locals(ids)
-	sys, err := compho.Assemble(locals, depth)
+	l, err := e.load(key, depth)
 	if err != nil {
 		return err
 	}
+	return e.expandLoaded(l, depth, emit)
+}
+
+// expandLoaded is expand on a loaded state, whose system it runs.
+func (e *engine) expandLoaded(l *loaded, depth int, emit func(s succ) bool) error {
+	ids, mon, locals, sys := l.ids, l.mon, l.locals, l.sys
 	if sys.Done() {
 		return nil
 	}
@@ -428,9 +462,9 @@ func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
 // packNorm packs a successor's state, normalized by Model.Normalize if
 // the model has one: the state is assembled again, rewritten, and its
 // processes' states interned.
-func (e *engine) packNorm(ids []uint32, mon uint64, depth int) (string, error) {
+func (e *engine) packNorm(buf []byte, ids []uint32, mon uint64, depth int) ([]byte, error) {
 	if e.norm == nil {
-		return e.pack(ids, mon), nil
+		return e.packInto(buf, ids, mon), nil
 	}
 	locals := e.locals(ids)
 	roots := make([]compho.Machine, e.n)
@@ -438,11 +472,11 @@ func (e *engine) packNorm(ids []uint32, mon uint64, depth int) (string, error) {
 		roots[p] = l.Root()
 	}
 	if !e.norm(roots, false) {
-		return e.pack(ids, mon), nil
+		return e.packInto(buf, ids, mon), nil
 	}
 	sys, err := compho.Assemble(locals, depth)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	for p := range roots {
 		roots[p] = sys.Root(compho.PID(p))
@@ -453,11 +487,11 @@ func (e *engine) packNorm(ids []uint32, mon uint64, depth int) (string, error) {
 	for p := range normal {
 		k.Reset()
 		if err := sys.Key(compho.PID(p), k); err != nil {
-			return "", err
+			return nil, err
 		}
 		normal[p] = e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(compho.PID(p)) })
 	}
-	return e.pack(normal, mon), nil
+	return e.packInto(buf, normal, mon), nil
 }
 
 // productSym emits the successors of one mode up to a permutation of the
@@ -490,6 +524,7 @@ func (e *engine) productSym(mode int, mon uint64, _ int, opts [][]option, _ *err
 	}
 	ids := make([]uint32, 0, e.n)
 	tags := make([]uint64, e.n)
+	var buf []byte
 	for {
 		ids = ids[:0]
 		for c, f := range firsts {
@@ -498,7 +533,8 @@ func (e *engine) productSym(mode int, mon uint64, _ int, opts [][]option, _ *err
 			}
 		}
 		slices.Sort(ids)
-		if !emit(succ{key: e.pack(ids, e.net.Next(e.n, mon, mode, tags)), mode: mode}) {
+		buf = e.packInto(buf, ids, e.net.Next(e.n, mon, mode, tags))
+		if !emit(succ{key: buf, mode: mode}) {
 			return false
 		}
 		// Next multiset: the last class first.
@@ -559,18 +595,19 @@ func (e *engine) product(mode int, mon uint64, depth int, opts [][]option, errp 
 	ids := make([]uint32, e.n)
 	tags := make([]uint64, e.n)
 	ho := make([]compho.Set, e.n)
+	var buf []byte
 	for {
 		for p, i := range idx {
 			o := opts[p][i]
 			ids[p], tags[p], ho[p] = o.id, o.tag, o.ho
 		}
 		next := e.net.Next(e.n, mon, mode, tags)
-		key, err := e.packNorm(ids, next, depth)
-		if err != nil {
+		var err error
+		if buf, err = e.packNorm(buf, ids, next, depth); err != nil {
 			*errp = err
 			return false
 		}
-		if !emit(succ{key: key, mode: mode, ho: ho}) {
+		if !emit(succ{key: buf, mode: mode, ho: ho}) {
 			return false
 		}
 		p := e.n - 1
@@ -681,8 +718,8 @@ func (e *engine) expandGeneral(ids []uint32, mon uint64, locals []*compho.Local,
 				ferr = err
 				return false
 			}
-			_, nmon := e.unpack(s.key)
-			key, err := e.packNorm(next, nmon, depth+1)
+			_, nmon := e.unpack(string(s.key))
+			key, err := e.packNorm(nil, next, nmon, depth+1)
 			if err != nil {
 				ferr = err
 				return false
@@ -825,7 +862,7 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) ([]*node, error) {
 			slices.Sort(ids)
 		}
 		key := e.pack(ids, e.net.Init(e.n))
-		sh := e.shardOf(key)
+		sh := e.shardOf([]byte(key))
 		if _, ok := sh.m[key]; ok {
 			continue
 		}
@@ -900,11 +937,12 @@ func (s *search[M]) level(level []*node, depth int) (*levelResult, error) {
 					return
 				}
 				nd := level[i]
-				sys, mon, err := e.materialize(nd.key, depth)
+				l, err := e.load(nd.key, depth)
 				if err != nil {
 					errs[w] = err
 					return
 				}
+				sys, mon := l.sys, l.mon
 				if atBoundary(sys) {
 					phaseStates.Add(int64(s.weight(nd)))
 				}
@@ -918,7 +956,7 @@ func (s *search[M]) level(level []*node, depth int) (*levelResult, error) {
 				if !lr.expanded || found.Load() {
 					continue
 				}
-				errs[w] = s.expandNode(nd, depth, &next[w], &transitions)
+				errs[w] = s.expandNode(nd, l, depth, &next[w], &transitions)
 			}
 		}()
 	}
@@ -947,20 +985,20 @@ func (s *search[M]) level(level []*node, depth int) (*levelResult, error) {
 // expandNode adds the new successors of nd to next. A successor found
 // from several parents of the level keeps the first in level order, so
 // that the search does not depend on the number of workers.
-func (s *search[M]) expandNode(nd *node, depth int, next *[]*node, transitions *atomic.Int64) error {
+func (s *search[M]) expandNode(nd *node, l *loaded, depth int, next *[]*node, transitions *atomic.Int64) error {
 	e := s.e
 	rank := uint64(0)
-	return e.expand(nd.key, depth, func(sc succ) bool {
+	return e.expandLoaded(l, depth, func(sc succ) bool {
 		transitions.Add(1)
 		seq := uint64(nd.order)<<32 | rank
 		rank++
 		sh := e.shardOf(sc.key)
 		sh.Lock()
 		defer sh.Unlock()
-		old, ok := sh.m[sc.key]
+		old, ok := sh.m[string(sc.key)]
 		if !ok {
-			c := &node{key: sc.key, parent: nd, seq: seq, depth: depth + 1}
-			sh.m[sc.key] = c
+			c := &node{key: string(sc.key), parent: nd, seq: seq, depth: depth + 1}
+			sh.m[c.key] = c
 			*next = append(*next, c)
 			return true
 		}

@@ -187,7 +187,7 @@ func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Cou
 		parent, child := path[i-1], path[i]
 		var ho []compho.Set
 		err := e.expand(parent.key, i-1, func(s succ) bool {
-			if s.key == child.key {
+			if string(s.key) == child.key {
 				ho = slices.Clone(s.ho)
 				return false
 			}
