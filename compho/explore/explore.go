@@ -144,10 +144,13 @@ type engine struct {
 	// steps only), by receiver, its state, its HO set and the states of
 	// the senders it heard: its Update sees nothing else (the step index
 	// is not part of the state).
-	outcomes [256]struct {
-		sync.Mutex
-		m map[string]uint32
-	}
+	outcomes [256]outcomeShard
+}
+
+// An outcomeShard is a shard of the outcomes cache, in two generations.
+type outcomeShard struct {
+	sync.Mutex
+	m, old map[string]uint32
 }
 
 // outcomes maps the HO sets of each receiver of one state to the
@@ -205,23 +208,35 @@ func (e *engine) cached(k []byte) (uint32, bool) {
 	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
 	sh.Lock()
 	id, ok := sh.m[string(k)]
+	if !ok {
+		// The previous generation: an entry still in use is kept.
+		if id, ok = sh.old[string(k)]; ok {
+			sh.put(k, id)
+		}
+	}
 	sh.Unlock()
 	return id, ok
 }
 
-// maxCached bounds the entries of one shard of the outcomes cache (256
-// shards): a full shard starts again empty, so that the cache stays
-// within a few hundred megabytes.
+// maxCached bounds the entries of one generation of one shard of the
+// outcomes cache (256 shards): a full shard starts a new generation and
+// drops the one before, so that the cache stays within a few hundred
+// megabytes and keeps the entries used since the last change.
 const maxCached = 1 << 13
 
 func (e *engine) cache(k []byte, id uint32) {
 	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
 	sh.Lock()
+	sh.put(k, id)
+	sh.Unlock()
+}
+
+// put adds an entry to a shard, the caller holding its lock.
+func (sh *outcomeShard) put(k []byte, id uint32) {
 	if sh.m == nil || len(sh.m) >= maxCached {
-		sh.m = make(map[string]uint32)
+		sh.old, sh.m = sh.m, make(map[string]uint32)
 	}
 	sh.m[string(k)] = id
-	sh.Unlock()
 }
 
 // fnv is FNV-1a: it spreads the keys over the lock shards.
