@@ -51,6 +51,16 @@ type Model[M compho.Machine] struct {
 	// is then searched again without the reduction, to the depth at
 	// which the violation was found, for its trace.
 	Symmetric bool
+	// Normalize, if set, maps every state reached to the representative
+	// of its class under an abstraction of the model's (LastVoting's
+	// timestamps replaced by their rank among the processes', for
+	// instance), which a per-process Key cannot express. Called with the
+	// root machines of a state and fix false, it reports whether the
+	// state is not its class's representative, and must not modify
+	// them; called with fix true, on copies, it rewrites them into the
+	// representative. The initial states must be representatives. It
+	// cannot be combined with Symmetric.
+	Normalize func(procs []M, fix bool) bool
 }
 
 // An Invariant is a property every reachable state must have.
@@ -121,6 +131,8 @@ type engine struct {
 	net       Network
 	abstract  bool
 	symmetric bool
+	// norm is Model.Normalize on untyped machines, or nil.
+	norm func(roots []compho.Machine, fix bool) bool
 
 	mu   sync.RWMutex
 	ids  map[string]uint32
@@ -132,10 +144,13 @@ type engine struct {
 	// steps only), by receiver, its state, its HO set and the states of
 	// the senders it heard: its Update sees nothing else (the step index
 	// is not part of the state).
-	outcomes [256]struct {
-		sync.Mutex
-		m map[string]uint32
-	}
+	outcomes [256]outcomeShard
+}
+
+// An outcomeShard is a shard of the outcomes cache, in two generations.
+type outcomeShard struct {
+	sync.Mutex
+	m, old map[string]uint32
 }
 
 // outcomes maps the HO sets of each receiver of one state to the
@@ -193,23 +208,35 @@ func (e *engine) cached(k []byte) (uint32, bool) {
 	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
 	sh.Lock()
 	id, ok := sh.m[string(k)]
+	if !ok {
+		// The previous generation: an entry still in use is kept.
+		if id, ok = sh.old[string(k)]; ok {
+			sh.put(k, id)
+		}
+	}
 	sh.Unlock()
 	return id, ok
 }
 
-// maxCached bounds the entries of one shard of the outcomes cache (256
-// shards): a full shard starts again empty, so that the cache stays
-// within a few hundred megabytes.
+// maxCached bounds the entries of one generation of one shard of the
+// outcomes cache (256 shards): a full shard starts a new generation and
+// drops the one before, so that the cache stays within a few hundred
+// megabytes and keeps the entries used since the last change.
 const maxCached = 1 << 13
 
 func (e *engine) cache(k []byte, id uint32) {
 	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
 	sh.Lock()
+	sh.put(k, id)
+	sh.Unlock()
+}
+
+// put adds an entry to a shard, the caller holding its lock.
+func (sh *outcomeShard) put(k []byte, id uint32) {
 	if sh.m == nil || len(sh.m) >= maxCached {
-		sh.m = make(map[string]uint32)
+		sh.old, sh.m = sh.m, make(map[string]uint32)
 	}
 	sh.m[string(k)] = id
-	sh.Unlock()
 }
 
 // fnv is FNV-1a: it spreads the keys over the lock shards.
@@ -260,37 +287,67 @@ func (e *engine) locals(ids []uint32) []*compho.Local {
 }
 
 func (e *engine) pack(ids []uint32, mon uint64) string {
-	b := make([]byte, 4*len(ids)+8)
-	for i, id := range ids {
-		binary.LittleEndian.PutUint32(b[4*i:], id)
+	return string(e.packInto(nil, ids, mon))
+}
+
+// packInto packs a state into buf's storage: the successors' keys are
+// built in one buffer, and copied into a string only when new.
+func (e *engine) packInto(buf []byte, ids []uint32, mon uint64) []byte {
+	buf = buf[:0]
+	for _, id := range ids {
+		buf = binary.LittleEndian.AppendUint32(buf, id)
 	}
-	binary.LittleEndian.PutUint64(b[4*len(ids):], mon)
-	return string(b)
+	return binary.LittleEndian.AppendUint64(buf, mon)
 }
 
 func (e *engine) unpack(key string) ([]uint32, uint64) {
 	ids := make([]uint32, e.n)
 	for i := range ids {
-		ids[i] = binary.LittleEndian.Uint32([]byte(key[4*i : 4*i+4]))
+		ids[i] = uint32(key[4*i]) | uint32(key[4*i+1])<<8 | uint32(key[4*i+2])<<16 | uint32(key[4*i+3])<<24
 	}
-	return ids, binary.LittleEndian.Uint64([]byte(key[4*e.n:]))
+	var mon uint64
+	for i := 7; i >= 0; i-- {
+		mon = mon<<8 | uint64(key[4*e.n+i])
+	}
+	return ids, mon
 }
 
-func (e *engine) shardOf(key string) *shard {
+func (e *engine) shardOf(key []byte) *shard {
 	return &e.shards[fnv(key)%uint32(len(e.shards))]
+}
+
+// A loaded state: its processes' states, monitor and system.
+type loaded struct {
+	ids    []uint32
+	mon    uint64
+	locals []*compho.Local
+	sys    *compho.System
+}
+
+// load assembles the system of the state key.
+func (e *engine) load(key string, depth int) (*loaded, error) {
+	ids, mon := e.unpack(key)
+	locals := e.locals(ids)
+	sys, err := compho.Assemble(locals, depth)
+	if err != nil {
+		return nil, err
+	}
+	return &loaded{ids, mon, locals, sys}, nil
 }
 
 // materialize assembles the system of a node.
 func (e *engine) materialize(key string, depth int) (*compho.System, uint64, error) {
-	ids, mon := e.unpack(key)
-	sys, err := compho.Assemble(e.locals(ids), depth)
-	return sys, mon, err
+	l, err := e.load(key, depth)
+	if err != nil {
+		return nil, 0, err
+	}
+	return l.sys, l.mon, nil
 }
 
 // A succ is a successor being emitted: its key, and the mode and HO sets
 // that lead to it (valid during the emit call).
 type succ struct {
-	key  string
+	key  []byte
 	mode int
 	ho   []compho.Set
 }
@@ -304,12 +361,16 @@ type option struct {
 // expand computes the successors of the state key at depth, calling emit
 // for each (repetitions included) until it returns false.
 func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
-	ids, mon := e.unpack(key)
-	locals := e.locals(ids)
-	sys, err := compho.Assemble(locals, depth)
+	l, err := e.load(key, depth)
 	if err != nil {
 		return err
 	}
+	return e.expandLoaded(l, depth, emit)
+}
+
+// expandLoaded is expand on a loaded state, whose system it runs.
+func (e *engine) expandLoaded(l *loaded, depth int, emit func(s succ) bool) error {
+	ids, mon, locals, sys := l.ids, l.mon, l.locals, l.sys
 	if sys.Done() {
 		return nil
 	}
@@ -405,18 +466,54 @@ func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
 		if e.symmetric {
 			product = e.productSym
 		}
-		if !product(mi, mon, opts, emit) {
-			return nil
+		var perr error
+		if !product(mi, mon, depth+1, opts, &perr, emit) {
+			return perr
 		}
 	}
 	return nil
+}
+
+// packNorm packs a successor's state, normalized by Model.Normalize if
+// the model has one: the state is assembled again, rewritten, and its
+// processes' states interned.
+func (e *engine) packNorm(buf []byte, ids []uint32, mon uint64, depth int) ([]byte, error) {
+	if e.norm == nil {
+		return e.packInto(buf, ids, mon), nil
+	}
+	locals := e.locals(ids)
+	roots := make([]compho.Machine, e.n)
+	for p, l := range locals {
+		roots[p] = l.Root()
+	}
+	if !e.norm(roots, false) {
+		return e.packInto(buf, ids, mon), nil
+	}
+	sys, err := compho.Assemble(locals, depth)
+	if err != nil {
+		return nil, err
+	}
+	for p := range roots {
+		roots[p] = sys.Root(compho.PID(p))
+	}
+	e.norm(roots, true)
+	k := &compho.Key{AbstractCounters: e.abstract}
+	normal := make([]uint32, e.n)
+	for p := range normal {
+		k.Reset()
+		if err := sys.Key(compho.PID(p), k); err != nil {
+			return nil, err
+		}
+		normal[p] = e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(compho.PID(p)) })
+	}
+	return e.packInto(buf, normal, mon), nil
 }
 
 // productSym emits the successors of one mode up to a permutation of the
 // processes: the processes in the same state (the same options) choose a
 // multiset of options, and the successor is sorted. Its HO sets are not
 // given.
-func (e *engine) productSym(mode int, mon uint64, opts [][]option, emit func(s succ) bool) bool {
+func (e *engine) productSym(mode int, mon uint64, _ int, opts [][]option, _ *error, emit func(s succ) bool) bool {
 	// The classes: processes with the same options, by their first.
 	var firsts []int
 	size := make(map[int]int)
@@ -442,6 +539,7 @@ func (e *engine) productSym(mode int, mon uint64, opts [][]option, emit func(s s
 	}
 	ids := make([]uint32, 0, e.n)
 	tags := make([]uint64, e.n)
+	var buf []byte
 	for {
 		ids = ids[:0]
 		for c, f := range firsts {
@@ -450,7 +548,8 @@ func (e *engine) productSym(mode int, mon uint64, opts [][]option, emit func(s s
 			}
 		}
 		slices.Sort(ids)
-		if !emit(succ{key: e.pack(ids, e.net.Next(e.n, mon, mode, tags)), mode: mode}) {
+		buf = e.packInto(buf, ids, e.net.Next(e.n, mon, mode, tags))
+		if !emit(succ{key: buf, mode: mode}) {
 			return false
 		}
 		// Next multiset: the last class first.
@@ -501,7 +600,7 @@ func (e *engine) orbit(key string) int {
 
 // product emits the successors of one mode: one per choice of an option
 // for each process. It returns false when emit asked to stop.
-func (e *engine) product(mode int, mon uint64, opts [][]option, emit func(s succ) bool) bool {
+func (e *engine) product(mode int, mon uint64, depth int, opts [][]option, errp *error, emit func(s succ) bool) bool {
 	for _, o := range opts {
 		if len(o) == 0 {
 			return true // a receiver with no allowed set
@@ -511,13 +610,19 @@ func (e *engine) product(mode int, mon uint64, opts [][]option, emit func(s succ
 	ids := make([]uint32, e.n)
 	tags := make([]uint64, e.n)
 	ho := make([]compho.Set, e.n)
+	var buf []byte
 	for {
 		for p, i := range idx {
 			o := opts[p][i]
 			ids[p], tags[p], ho[p] = o.id, o.tag, o.ho
 		}
 		next := e.net.Next(e.n, mon, mode, tags)
-		if !emit(succ{key: e.pack(ids, next), mode: mode, ho: ho}) {
+		var err error
+		if buf, err = e.packNorm(buf, ids, next, depth); err != nil {
+			*errp = err
+			return false
+		}
+		if !emit(succ{key: buf, mode: mode, ho: ho}) {
 			return false
 		}
 		p := e.n - 1
@@ -603,8 +708,8 @@ func (e *engine) expandGeneral(ids []uint32, mon uint64, locals []*compho.Local,
 				combo[p] = append(combo[p], option{tag: o.tag, ho: o.ho})
 			}
 		}
-		var ferr error
-		cont := e.product(mi, mon, combo, func(s succ) bool {
+		var ferr, perr error
+		cont := e.product(mi, mon, depth+1, combo, &perr, func(s succ) bool {
 			step, err := compho.Assemble(locals, depth)
 			if err == nil {
 				_, _, err = step.Begin()
@@ -628,11 +733,19 @@ func (e *engine) expandGeneral(ids []uint32, mon uint64, locals []*compho.Local,
 				ferr = err
 				return false
 			}
-			_, nmon := e.unpack(s.key)
-			return emit(succ{key: e.pack(next, nmon), mode: s.mode, ho: s.ho})
+			_, nmon := e.unpack(string(s.key))
+			key, err := e.packNorm(nil, next, nmon, depth+1)
+			if err != nil {
+				ferr = err
+				return false
+			}
+			return emit(succ{key: key, mode: s.mode, ho: s.ho})
 		})
 		if ferr != nil {
 			return ferr
+		}
+		if perr != nil {
+			return perr
 		}
 		if !cont {
 			return nil
@@ -683,6 +796,18 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 			return nil, fmt.Errorf("explore: symmetry reduction with %d processes; at most 20", n)
 		}
 		e.symmetric = true
+	}
+	if m.Normalize != nil {
+		if m.Symmetric {
+			return nil, errors.New("explore: Normalize with Symmetric")
+		}
+		e.norm = func(roots []compho.Machine, fix bool) bool {
+			procs := make([]M, len(roots))
+			for p, r := range roots {
+				procs[p] = r.(M)
+			}
+			return m.Normalize(procs, fix)
+		}
 	}
 	level, err := initialLevel(e, m)
 	if err != nil {
@@ -752,7 +877,7 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) ([]*node, error) {
 			slices.Sort(ids)
 		}
 		key := e.pack(ids, e.net.Init(e.n))
-		sh := e.shardOf(key)
+		sh := e.shardOf([]byte(key))
 		if _, ok := sh.m[key]; ok {
 			continue
 		}
@@ -827,11 +952,12 @@ func (s *search[M]) level(level []*node, depth int) (*levelResult, error) {
 					return
 				}
 				nd := level[i]
-				sys, mon, err := e.materialize(nd.key, depth)
+				l, err := e.load(nd.key, depth)
 				if err != nil {
 					errs[w] = err
 					return
 				}
+				sys, mon := l.sys, l.mon
 				if atBoundary(sys) {
 					phaseStates.Add(int64(s.weight(nd)))
 				}
@@ -845,7 +971,7 @@ func (s *search[M]) level(level []*node, depth int) (*levelResult, error) {
 				if !lr.expanded || found.Load() {
 					continue
 				}
-				errs[w] = s.expandNode(nd, depth, &next[w], &transitions)
+				errs[w] = s.expandNode(nd, l, depth, &next[w], &transitions)
 			}
 		}()
 	}
@@ -874,20 +1000,20 @@ func (s *search[M]) level(level []*node, depth int) (*levelResult, error) {
 // expandNode adds the new successors of nd to next. A successor found
 // from several parents of the level keeps the first in level order, so
 // that the search does not depend on the number of workers.
-func (s *search[M]) expandNode(nd *node, depth int, next *[]*node, transitions *atomic.Int64) error {
+func (s *search[M]) expandNode(nd *node, l *loaded, depth int, next *[]*node, transitions *atomic.Int64) error {
 	e := s.e
 	rank := uint64(0)
-	return e.expand(nd.key, depth, func(sc succ) bool {
+	return e.expandLoaded(l, depth, func(sc succ) bool {
 		transitions.Add(1)
 		seq := uint64(nd.order)<<32 | rank
 		rank++
 		sh := e.shardOf(sc.key)
 		sh.Lock()
 		defer sh.Unlock()
-		old, ok := sh.m[sc.key]
+		old, ok := sh.m[string(sc.key)]
 		if !ok {
-			c := &node{key: sc.key, parent: nd, seq: seq, depth: depth + 1}
-			sh.m[sc.key] = c
+			c := &node{key: string(sc.key), parent: nd, seq: seq, depth: depth + 1}
+			sh.m[c.key] = c
 			*next = append(*next, c)
 			return true
 		}

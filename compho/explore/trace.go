@@ -187,7 +187,7 @@ func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Cou
 		parent, child := path[i-1], path[i]
 		var ho []compho.Set
 		err := e.expand(parent.key, i-1, func(s succ) bool {
-			if s.key == child.key {
+			if string(s.key) == child.key {
 				ho = slices.Clone(s.ho)
 				return false
 			}
@@ -219,6 +219,15 @@ func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Cou
 		if err := sys.Finish(); err != nil {
 			return nil, err
 		}
+		if m.Normalize != nil {
+			procs := make([]M, e.n)
+			for p := range procs {
+				procs[p] = sys.Root(compho.PID(p)).(M)
+			}
+			if m.Normalize(procs, false) {
+				m.Normalize(procs, true)
+			}
+		}
 		for p := range e.n {
 			after := vars(sys.Root(compho.PID(p)))
 			st.Changed[p] = diff(before[p], after)
@@ -232,7 +241,9 @@ func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Cou
 // vars lists the variables of a machine: the fields of the struct it
 // points to, and one level down those of the structs its fields point to
 // (the process struct of a machine make-HO wrote), as name=value. The
-// environment (channels, functions, interfaces with methods) is left out.
+// environment (channels, functions, interfaces with methods, and, inside
+// the process struct, pointers to structs holding a lock or channels) is
+// left out.
 func vars(m any) []Var {
 	var out []Var
 	var walk func(prefix string, v reflect.Value, depth int)
@@ -265,6 +276,9 @@ func vars(m any) []Var {
 					walk(prefix+f.Name+".", fv, depth+1)
 					continue
 				}
+				if shared(fv.Type().Elem()) {
+					continue
+				}
 			case reflect.Slice:
 				if k := fv.Type().Elem().Kind(); k == reflect.Chan || k == reflect.Func {
 					continue
@@ -275,6 +289,25 @@ func vars(m any) []Var {
 	}
 	walk("", reflect.ValueOf(m), 0)
 	return out
+}
+
+// shared reports whether t is a struct that holds a lock or channels (a
+// network, say): a pointer to one, inside the process struct, is the
+// environment, which make-HO's Key leaves out too.
+func shared(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		ft := t.Field(i).Type
+		if ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Chan || ft.PkgPath() == "sync" {
+			return true
+		}
+	}
+	return false
 }
 
 // show renders a value: strings quoted, unexported fields included,

@@ -33,4 +33,14 @@
 //     communication primitives.
 //
 // Run ccvet on this directory to check it; it should report nothing.
+//
+// # Exploration
+//
+// paxos_compho.go is the round-based machine of the loop, written by
+// `ccvet makeho ./examples/paxos` (a test checks that it is up to date).
+// explore_test.go declares an exploration of it (//ccvet:explore) with
+// the specification as its invariant: `ccvet explore ./examples/paxos`
+// finds the bug of Run in every execution of 3 ballots with at most one
+// isolated process, and prints its shortest trace, 8 lock-step steps,
+// with the line of each round in paxos.go (see docs/explore.md).
 package paxos
