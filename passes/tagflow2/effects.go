@@ -888,22 +888,29 @@ func (la *loopAnalysis) outer() *natLoop {
 // message the send must be checked for.
 func (la *loopAnalysis) sentMessage(s *state, v ssa.Value) (t term, ok, isMsg bool) {
 	isMsg = la.msgOf(v.Type()) != nil
-	if r, found := s.regs[v]; found && r.comp == wholeComp {
-		if t, found := s.terms[r.key]; found && t.kind == messageTerm {
-			return t, true, isMsg || t.msg != nil
+	env := la.envelopeField(v.Type())
+	if env >= 0 {
+		// An envelope: what matters is the message in its field, which
+		// may be a message if the field's type allows one.
+		ft := v.Type().Underlying().(*types.Struct).Field(env).Type()
+		isMsg = la.msgOf(ft) != nil || la.interfaceOfMessages(ft)
+		if u, isLoad := v.(*ssa.UnOp); isLoad && u.Op == token.MUL {
+			if l, found := la.accessPath(u.X); found {
+				l.path += "." + strconv.Itoa(env)
+				if t, found := s.terms[locKey(l)]; found && t.kind == messageTerm {
+					return t, t.msg != nil, isMsg || t.msg != nil
+				}
+			}
 		}
 	}
-	env := la.envelopeField(v.Type())
-	if env < 0 {
-		return term{}, false, isMsg
-	}
-	isMsg = la.msgOf(v.Type().Underlying().(*types.Struct).Field(env).Type()) != nil
-	if u, isLoad := v.(*ssa.UnOp); isLoad && u.Op == token.MUL {
-		if l, found := la.accessPath(u.X); found {
-			l.path += "." + strconv.Itoa(env)
-			if t, found := s.terms[locKey(l)]; found && t.kind == messageTerm {
-				return t, true, isMsg || t.msg != nil
-			}
+	if r, found := s.regs[v]; found && r.comp == wholeComp {
+		if t, found := s.terms[r.key]; found && t.kind == messageTerm && (t.envField == 0 || env < 0) {
+			return t, t.msg != nil, isMsg || t.msg != nil
+		}
+		if t, found := s.terms[r.key]; found && t.kind == messageTerm && t.envField > 0 && t.msg != nil {
+			// A received envelope sent on as it is: its message.
+			t.envField = 0
+			return t, true, true
 		}
 	}
 	return term{}, false, isMsg
