@@ -710,8 +710,9 @@ func (la *loopAnalysis) checkI(s *state, pos token.Pos) {
 	if lex&lexrel.LT == 0 {
 		return
 	}
-	if cause := la.unknownCause(s); cause != "" {
-		la.report(1, pos, true, "the tag %s may be lower than at the last communication point: %s", la.tagText(), cause)
+	if v, at := la.unknownVar(s); at != token.NoPos {
+		// One finding at the cause, not one at every later send.
+		la.report(1, at, true, "this call may change %s in a way the analysis does not follow: the tag %s may be lower at the next communication point", v, la.tagText())
 		return
 	}
 	if lex == lexrel.LT && !s.lastApprox {
@@ -723,6 +724,17 @@ func (la *loopAnalysis) checkI(s *state, pos token.Pos) {
 		return
 	}
 	la.report(1, pos, true, "the tag %s may be lower here than at the last communication point", la.tagText())
+}
+
+// unknownVar is the first synchronization variable a call the analysis
+// does not follow may have changed, and that call's position.
+func (la *loopAnalysis) unknownVar(s *state) (string, token.Pos) {
+	for i := range la.k {
+		if p := s.unknownAt[i]; p != token.NoPos {
+			return la.loop.Vars[i].Name, p
+		}
+	}
+	return "", token.NoPos
 }
 
 func (la *loopAnalysis) unknownCause(s *state) string {
@@ -764,8 +776,8 @@ func (la *loopAnalysis) checkII(s *state, t term, pos token.Pos) {
 		return
 	}
 	name := msgName(la, t.msg)
-	if cause := la.unknownCause(s); cause != "" {
-		la.report(2, pos, true, "%s may be sent with a tag other than %s: %s", name, la.tagText(), cause)
+	if v, at := la.unknownVar(s); at != token.NoPos {
+		la.report(2, at, true, "this call may change %s in a way the analysis does not follow: a %s sent after it may carry a tag other than the current one %s", v, name, la.tagText())
 		return
 	}
 	if good.IsEmpty() && !t.inexact() {

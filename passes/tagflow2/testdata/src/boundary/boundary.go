@@ -43,8 +43,8 @@ func StateElsewhere(in <-chan Msg, out chan<- Msg) {
 		p.r++
 		out <- Msg{R: p.r}
 		<-in
-		keeper.Reset(p)
-		out <- Msg{R: p.r} // want `cannot prove 1: the tag \(p.r\) may be lower than at the last communication point: p.r may be changed by the call at line \d+`
+		keeper.Reset(p) // want `cannot prove 1: this call may change p.r in a way the analysis does not follow: the tag \(p.r\) may be lower at the next communication point`
+		out <- Msg{R: p.r}
 	}
 }
 
