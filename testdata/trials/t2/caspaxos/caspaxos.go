@@ -61,6 +61,12 @@ func (q *quorum[M]) add(from int, m M) { q.msgs[from] = m }
 
 func (q *quorum[M]) full() bool { return len(q.msgs) >= q.need }
 
+// letter is a received message with its sender.
+type letter[M any] struct {
+	from int
+	msg  M
+}
+
 // Network is an in-memory network; Broadcast is atomic, so delivery is
 // causal.
 type Network struct {
@@ -156,7 +162,7 @@ func (p *Node) Run(maxBallots int) {
 		if proposing {
 			p.net.Broadcast(p.id, PrepareReq{Ballot: p.ballot})
 		}
-		var opened []PrepareReq
+		var opened []letter[PrepareReq]
 		deadline := time.Now().Add(p.timeout)
 		for len(opened) == 0 {
 			from, msg, ok := p.net.Recv(p.id, deadline)
@@ -167,11 +173,11 @@ func (p *Node) Run(maxBallots int) {
 			if !isPrep || m.Ballot < p.ballot {
 				continue
 			}
-			opened = append(opened, m)
-			leader = from
+			opened = append(opened, letter[PrepareReq]{from, m})
 		}
 		if len(opened) > 0 {
-			p.ballot = opened[0].Ballot
+			p.ballot = opened[0].msg.Ballot
+			leader = opened[0].from
 			proposing = proposing && leader == p.id
 			p.step = Promise
 			p.net.Send(p.id, leader, PromiseResp{Ballot: p.ballot, Accepted: p.accepted, Value: p.value})
@@ -210,7 +216,7 @@ func (p *Node) Run(maxBallots int) {
 		if proposing {
 			p.net.Broadcast(p.id, AcceptReq{Ballot: p.ballot, Value: next})
 		}
-		var proposals []AcceptReq
+		var proposals []letter[AcceptReq]
 		deadline = time.Now().Add(p.timeout)
 		for len(proposals) == 0 {
 			from, msg, ok := p.net.Recv(p.id, deadline)
@@ -221,14 +227,14 @@ func (p *Node) Run(maxBallots int) {
 			if !isAccept || m.Ballot < p.ballot {
 				continue // an older ballot's proposal: we promised not to take it
 			}
-			proposals = append(proposals, m)
-			leader = from
+			proposals = append(proposals, letter[AcceptReq]{from, m})
 		}
 		if len(proposals) == 0 {
 			continue
 		}
-		p.ballot = proposals[0].Ballot // join, if we missed its Prepare
-		p.accepted, p.value = p.ballot, proposals[0].Value
+		p.ballot = proposals[0].msg.Ballot // join, if we missed its Prepare
+		leader = proposals[0].from
+		p.accepted, p.value = p.ballot, proposals[0].msg.Value
 		p.step = Confirm
 		p.net.Send(p.id, leader, ConfirmResp{Ballot: p.ballot})
 
