@@ -91,17 +91,17 @@ func (n *Node) Run(epochs int) []int {
 					break recv
 				}
 			}
-			if !timer.Stop() {
-				select {
-				case <-timer.C:
-				default:
-				}
-			}
 			// A peer may be ahead of us in this epoch: catch up with it
 			// before using what it said.
 			for _, m := range heard {
 				if m.Round > round {
 					round = m.Round
+				}
+			}
+			if !timer.Stop() {
+				select {
+				case <-timer.C:
+				default:
 				}
 			}
 			agreed := len(heard) == all

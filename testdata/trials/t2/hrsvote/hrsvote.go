@@ -78,15 +78,14 @@ func Run(cfg Config, gossip Gossip, inbox <-chan Message) []string {
 				break propose
 			}
 		}
-		drain(timer)
 		proposal := ""
 		if len(props) > 0 {
 			p := props[0]
 			if p.Height > s.height {
-				// We missed the decision of our height: adopt it and
-				// catch up with the proposer.
-				s.decisions = append(s.decisions, p.GetLastCommit())
+				// We missed the decision of our height: catch up with the
+				// proposer and adopt the decision it reports.
 				s.height, s.round = p.Height, p.Round
+				s.decisions = append(s.decisions, p.GetLastCommit())
 				s.lockedValue, s.lockedRound, s.validValue = "", -1, ""
 			} else if p.Round > s.round {
 				s.round = p.Round
@@ -96,6 +95,7 @@ func Run(cfg Config, gossip Gossip, inbox <-chan Message) []string {
 			}
 			proposal = p.GetValue()
 		}
+		drain(timer)
 
 		s.step = Step_PREVOTE
 		prevote := proposal

@@ -138,12 +138,11 @@ func (n *Node) Run(ctx context.Context) error {
 				if m.Term < n.term || m.Term == n.term && m.Beat <= n.beat {
 					continue // a heartbeat we already answered, or an old leader's
 				}
-				// A later heartbeat: follow it, stepping down if we led an
-				// earlier term.
-				if m.Term > n.term {
-					n.leaseUntil = time.Time{}
-				}
+				// A later heartbeat: follow it. Somebody else leads its
+				// term, so we hold no lease (we step down if we led an
+				// earlier term).
 				n.term, n.beat, n.step = m.Term, m.Beat, Ping
+				n.leaseUntil = time.Time{}
 				election.Reset(n.cfg.ElectionTimeout)
 				n.step = Pong
 				n.net.Send(m.Leader, &HeartbeatAck{Term: n.term, Beat: n.beat, From: n.cfg.ID})
