@@ -32,7 +32,7 @@
 //     round reset at the bottom of the loop.
 //   - lock-phase-as-tag (syncsend): the Release message is stamped with the
 //     phase of the sender's lock instead of the current phase.
-//   - round-only-filter (syncrecv): collect checks the round of a message
-//     but not its phase, so a late proposal of an earlier coordinator is
-//     locked as if it were of this phase.
+//   - late-rounds-kept (syncrecv): collect also keeps late messages of
+//     earlier rounds of the phase, so the coordinator counts other rounds'
+//     messages as acknowledgements.
 package dls

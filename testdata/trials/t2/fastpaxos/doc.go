@@ -26,8 +26,8 @@
 //
 //   - vote-before-step (syncsend): the 2b vote is broadcast before the step
 //     moves to Accepted.
-//   - learn-any-ballot (syncrecv): the learner tallies votes without looking
-//     at their ballot.
+//   - learn-old-ballots (syncrecv): the learner tallies votes of earlier
+//     ballots with the current ballot's.
 //   - promise-no-join (syncjump): an acceptor promises a later ballot's
 //     coordinator without joining that ballot.
 //   - next-leader-bumps (syncmono): only the coordinator of the next ballot

@@ -16,6 +16,9 @@
 //
 // # Style
 //
+// msgs.pb.go is written by hand in the shape protoc-gen-go produces, header
+// included, so that tools treat it as generated code.
+//
 // The tag has three components, (height, round, step), fields of a state
 // struct. The messages are protobuf-generated types (msgs.pb.go) that cannot
 // carry annotations, so they are annotated at package level in hrsvote.go;
