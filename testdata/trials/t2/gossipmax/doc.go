@@ -28,4 +28,6 @@
 //     previous round, "still useful for the max".
 //   - no-fastforward (syncjump): a report of a later round is counted but the
 //     node stays in its round.
+//   - fastforward-first (syncjump): the node fast-forwards to the first later
+//     round among its reports instead of the latest.
 package gossipmax
