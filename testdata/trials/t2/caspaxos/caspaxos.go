@@ -181,8 +181,9 @@ func (p *Node) Run(maxBallots int) {
 			proposing = proposing && leader == p.id
 			p.step = Promise
 			p.net.Send(p.id, leader, PromiseResp{Ballot: p.ballot, Accepted: p.accepted, Value: p.value})
+		} else {
+			p.step = Promise // nobody opened the ballot to us: we may still accept in it
 		}
-		p.step = Promise
 
 		next := 0
 		if proposing {
