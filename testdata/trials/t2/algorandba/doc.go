@@ -24,6 +24,6 @@
 // Mutants (mutants.txt):
 //   - period-only-on-coin (syncmono): the period advances only when the coin is used, but the step is reset to 1 every time.
 //   - early-next-step-vote (syncsend): on deciding in step 1 the next step's vote is gossiped right away.
-//   - votes-of-any-period (syncrecv): votes are counted by step only, whatever their period.
+//   - votes-of-earlier-periods (syncrecv): only votes of later periods are dropped, so earlier periods' votes count.
 //   - keep-early-votes (syncjump): votes of later steps are kept and counted without moving to their step.
 package algorandba

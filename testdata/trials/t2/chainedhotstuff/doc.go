@@ -22,6 +22,6 @@
 // Mutants (mutants.txt):
 //   - pacemaker-from-highqc (syncmono): the next view is computed from the highest QC, which can go backwards after a failed view.
 //   - newview-qc-view (syncsend): NewView is stamped with the view of the QC it carries instead of the current view.
-//   - stale-newview (syncrecv): the next leader counts NewView messages of any view.
+//   - stale-newview (syncrecv): the next leader drops only NewView messages of later views, counting earlier ones.
 //   - future-proposal-no-jump (syncjump): a later view's proposal is voted on without moving to that view.
 package chainedhotstuff

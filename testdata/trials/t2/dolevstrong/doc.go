@@ -24,6 +24,6 @@
 // Mutants (mutants.txt):
 //   - wait-for-slow-dealer (syncmono): a slot without any value restarts at round 1 instead of moving on.
 //   - eager-forward (syncsend): a newly extracted chain is forwarded at once, stamped with the next round.
-//   - late-chains (syncrecv): the filter checks the slot only, so shorter chains of earlier rounds are extracted late.
+//   - late-chains (syncrecv): the filter drops only later rounds, so shorter chains of earlier rounds are extracted late.
 //   - early-chains (syncjump): chains of later rounds are kept and extracted without moving to their round.
 package dolevstrong

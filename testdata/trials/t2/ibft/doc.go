@@ -21,6 +21,6 @@
 // Mutants (mutants.txt):
 //   - commit-timeout-same-round (syncmono): a missing commit quorum restarts the round without increasing it.
 //   - commit-reuses-prepare (syncsend): the Prepare message is broadcast again as the Commit vote.
-//   - prepare-any-round (syncrecv): the collector checks height and step but not the round.
+//   - prepare-earlier-rounds (syncrecv): the collector drops votes of later rounds only, keeping earlier rounds' votes.
 //   - preprepare-no-jump (syncjump): a PrePrepare of a later round is accepted without moving to that round.
 package ibft
