@@ -20,10 +20,9 @@
 // Each wait is a select on the inbox, a round timer and the context.
 //
 // Mutants (mutants.txt):
+//   - retry-short-instance (syncmono): an instance with too few echoes is retried with Inst-- and continue.
 //   - echo-before-round (syncsend): the echo is broadcast before the round moves to Echo.
 //   - stale-reports (syncrecv): reports of earlier instances are counted.
 //   - early-echoes (syncjump): echoes of later instances are kept and counted without moving to that instance.
-//
-// No syncmono mutant: the instance and round are only ever set in the two
-// lines at the top of the loop, and no natural mistake moves them back.
+
 package crusader

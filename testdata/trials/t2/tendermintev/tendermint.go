@@ -105,10 +105,22 @@ func (c *Node) Run(ctx context.Context, heights int) error {
 // startRound enters step Propose of the current round.
 func (c *Node) startRound() {
 	c.step = Propose
+	c.resetRound()
+	c.propose()
+}
+
+// resetRound clears the votes of the round left behind and re-arms the
+// gossip layer and the timer for the current round.
+func (c *Node) resetRound() {
 	c.prevotes = make(map[int]string)
 	c.precommits = make(map[int]string)
 	c.gossip.Advance(c.height, c.round)
 	c.timer.Reset(c.timeout)
+}
+
+// propose broadcasts the current round's proposal if this node is its
+// proposer.
+func (c *Node) propose() {
 	if c.proposer() != c.id {
 		return
 	}
@@ -120,29 +132,43 @@ func (c *Node) startRound() {
 	c.net.Broadcast(&Msg{Height: c.height, Round: c.round, Step: Propose, From: c.id, Value: c.proposal(c.height), POLRound: -1})
 }
 
-// jump moves to a later round or step of the height. A step entered this
-// way gets this node's nil vote, as if the previous step had timed out.
+// jump moves to a later round or step of the height, both at once. A vote
+// step entered this way gets this node's nil vote, as if the previous step
+// had timed out.
 func (c *Node) jump(round int, step Step) {
-	if round > c.round {
-		c.round = round
-		c.startRound()
+	newRound := round > c.round
+	c.round, c.step = round, step
+	if newRound {
+		c.resetRound()
 	}
 	switch step {
+	case Propose:
+		c.propose()
 	case Prevote:
-		c.enterPrevote("")
+		c.prevote("")
 	case Precommit:
-		c.enterPrecommit("")
+		c.precommit("")
 	}
 }
 
 func (c *Node) enterPrevote(v string) {
 	c.step = Prevote
-	c.net.Broadcast(&Msg{Height: c.height, Round: c.round, Step: Prevote, From: c.id, Value: v})
-	c.timer.Reset(c.timeout)
+	c.prevote(v)
 }
 
 func (c *Node) enterPrecommit(v string) {
 	c.step = Precommit
+	c.precommit(v)
+}
+
+// prevote broadcasts this node's prevote of the current round.
+func (c *Node) prevote(v string) {
+	c.net.Broadcast(&Msg{Height: c.height, Round: c.round, Step: Prevote, From: c.id, Value: v})
+	c.timer.Reset(c.timeout)
+}
+
+// precommit broadcasts this node's precommit of the current round.
+func (c *Node) precommit(v string) {
 	c.net.Broadcast(&Msg{Height: c.height, Round: c.round, Step: Precommit, From: c.id, Value: v})
 	c.timer.Reset(c.timeout)
 }
