@@ -24,5 +24,4 @@
 //   - echo-before-round (syncsend): the echo is broadcast before the round moves to Echo.
 //   - stale-reports (syncrecv): reports of earlier instances are counted.
 //   - early-echoes (syncjump): echoes of later instances are kept and counted without moving to that instance.
-
 package crusader
