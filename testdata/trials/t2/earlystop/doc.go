@@ -22,10 +22,8 @@
 // inbox, the round timer and the context.
 //
 // Mutants (mutants.txt):
+//   - any-later-round (syncmono): messages of any later round are accepted; after jumping to the highest, the round is set back to the next one.
 //   - announce-decision-early (syncsend): the decision is announced at once, stamped with the next round.
 //   - old-rounds-counted (syncrecv): messages of earlier rounds are stored and counted as heard.
 //   - no-jump (syncjump): a stored next-round message does not make the process move to that round.
-//
-// No syncmono mutant: the round is only written by the jump and the
-// advance, and no natural mistake moves it back.
 package earlystop
