@@ -23,4 +23,5 @@
 //   - commit-reuses-prepare (syncsend): the Prepare message is broadcast again as the Commit vote.
 //   - prepare-earlier-rounds (syncrecv): the collector drops votes of later rounds only, keeping earlier rounds' votes.
 //   - preprepare-no-jump (syncjump): a PrePrepare of a later round is accepted without moving to that round.
+//   - step-before-jump (syncjump): the replica moves to step Prepare before adopting the later PrePrepare's round.
 package ibft

@@ -23,5 +23,6 @@
 //   - window-from-seq (syncmono): the window is derived from the executed sequence number and repeats after a missed batch.
 //   - checkpoint-after-stable (syncsend): the checkpoint is numbered one after the last stable checkpoint.
 //   - old-window-checkpoints (syncrecv): the collector keeps checkpoints of earlier windows.
+//   - old-checkpoint-ends-wait (syncrecv): a checkpoint of an earlier window ends the wait for the batch and is stored.
 //   - join-without-phase (syncjump): an early checkpoint is stored and the state updated before moving to its phase.
 package pbftckpt
