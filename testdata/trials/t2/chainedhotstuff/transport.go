@@ -26,6 +26,7 @@ type Transport interface {
 type Network struct {
 	mu    sync.Mutex
 	inbox []chan Msg
+	drop  func(to int, m Msg) bool
 }
 
 // NewNetwork returns a network of n replicas.
@@ -35,6 +36,25 @@ func NewNetwork(n int) *Network {
 		nw.inbox[i] = make(chan Msg, 4096)
 	}
 	return nw
+}
+
+// SetDrop installs a loss model, called under the network lock.
+func (nw *Network) SetDrop(drop func(to int, m Msg) bool) {
+	nw.mu.Lock()
+	defer nw.mu.Unlock()
+	nw.drop = drop
+}
+
+// deliver queues m for replica to unless the loss model drops it; the
+// caller holds mu.
+func (nw *Network) deliver(to int, m Msg) {
+	if nw.drop != nil && nw.drop(to, m) {
+		return
+	}
+	select {
+	case nw.inbox[to] <- m:
+	default:
+	}
 }
 
 // Endpoint returns replica id's Transport.
@@ -48,20 +68,14 @@ type endpoint struct {
 func (e *endpoint) Send(to int, m Msg) {
 	e.nw.mu.Lock()
 	defer e.nw.mu.Unlock()
-	select {
-	case e.nw.inbox[to] <- m:
-	default:
-	}
+	e.nw.deliver(to, m)
 }
 
 func (e *endpoint) Broadcast(m Msg) {
 	e.nw.mu.Lock()
 	defer e.nw.mu.Unlock()
-	for _, ch := range e.nw.inbox {
-		select {
-		case ch <- m:
-		default:
-		}
+	for to := range e.nw.inbox {
+		e.nw.deliver(to, m)
 	}
 }
 
