@@ -45,7 +45,7 @@ func TestLostProposal(t *testing.T) {
 		p, ok := m.(*Proposal)
 		return ok && p.View == 3
 	}
-	reps := run(4, 9, 50*time.Millisecond, drop)
+	reps := run(4, 12, 50*time.Millisecond, drop)
 	// Safety: committed chains are prefixes of one another (a replica that
 	// timed out before a late proposal may be behind), they are chains, and
 	// the lost block of view 3 is in none of them.
