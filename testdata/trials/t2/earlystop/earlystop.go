@@ -3,6 +3,7 @@ package earlystop
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -33,20 +34,26 @@ type Process struct {
 	crash    *Crash
 
 	//sync:peers
-	peers []chan<- Flood
+	peers  []chan<- Flood
+	sendMu *sync.Mutex // shared by the group: a broadcast is atomic
 	//sync:inbox
 	inbox <-chan Flood
 }
 
 // NewProcess returns process id tolerating t crashes. A nil crash means it
-// does not crash.
-func NewProcess(id, t int, peers []chan<- Flood, inbox <-chan Flood, roundDur time.Duration, crash *Crash) *Process {
-	return &Process{id: id, n: len(peers), t: t, peers: peers, inbox: inbox, roundDur: roundDur, crash: crash}
+// does not crash. The processes of a group share sendMu, which makes each
+// broadcast atomic: a message of round r+1 then reaches a process only after
+// every round-r message its sender had received, which is what lets a
+// process end round r when it sees a round r+1 message.
+func NewProcess(id, t int, peers []chan<- Flood, sendMu *sync.Mutex, inbox <-chan Flood, roundDur time.Duration, crash *Crash) *Process {
+	return &Process{id: id, n: len(peers), t: t, peers: peers, sendMu: sendMu, inbox: inbox, roundDur: roundDur, crash: crash}
 }
 
 // send broadcasts m, or crashes after reaching part of the processes; it
 // reports whether the process is still alive.
 func (p *Process) send(m Flood) bool {
+	p.sendMu.Lock()
+	defer p.sendMu.Unlock()
 	if p.crash != nil && p.crash.Round == m.Round {
 		for _, q := range p.crash.Reach {
 			p.peers[q] <- m

@@ -24,9 +24,10 @@ func run(t *testing.T, inputs []int, tf int, crashes map[int]*Crash) []result {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	out := make([]result, n)
+	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for i := range n {
-		p := NewProcess(i, tf, peers, inboxes[i], 100*time.Millisecond, crashes[i])
+		p := NewProcess(i, tf, peers, &mu, inboxes[i], 100*time.Millisecond, crashes[i])
 		wg.Go(func() {
 			d, ok := p.Consensus(ctx, 7, inputs[i])
 			out[i] = result{d, ok}

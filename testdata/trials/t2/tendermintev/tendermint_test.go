@@ -47,7 +47,7 @@ func TestSilentProposer(t *testing.T) {
 	// The proposal of height 0, round 0 is lost everywhere: every node
 	// prevotes and precommits nil, and round 1 (proposer 1) decides.
 	drop := func(_ int, m *Msg) bool { return m.Height == 0 && m.Round == 0 && m.Step == Propose }
-	nodes := run(t, 4, 1, 50*time.Millisecond, drop)
+	nodes := run(t, 4, 1, 150*time.Millisecond, drop)
 	for i, c := range nodes {
 		if got := c.Decided(); !slices.Equal(got, []string{"h0-by-1"}) {
 			t.Errorf("node %d decided %v, want [h0-by-1]", i, got)
