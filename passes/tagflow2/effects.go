@@ -118,10 +118,13 @@ func isNilOrZero(v ssa.Value) bool {
 // the tag).
 func (la *loopAnalysis) storesWholeSync(addr ssa.Value) bool {
 	p, ok := addr.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	st, ok := p.Elem().Underlying().(*types.Struct)
+	return ok && la.holdsSync(p.Elem())
+}
+
+// holdsSync reports whether t is a struct with a field that is a
+// synchronization variable's last field.
+func (la *loopAnalysis) holdsSync(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
 	if !ok {
 		return false
 	}
@@ -411,7 +414,8 @@ func (la *loopAnalysis) envelopeField(t types.Type) int {
 		return -1
 	}
 	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
+	if !ok || la.holdsSync(t) {
+		// The process's own state (it holds the tag) is no envelope.
 		return -1
 	}
 	found := -1
@@ -635,10 +639,22 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 	}
 	if la.inRegion(instr) && !eff.std {
 		for _, a := range append(c.Args, c.Value) {
-			if r, ok := s.regs[a]; ok && r.comp == wholeComp {
-				if t := s.terms[r.key]; t.recv && t.rel.Lex()&^lexrel.GE != 0 {
-					la.report(3, instr.Pos(), true, "a received message is handed to %s, which may keep it", name)
-				}
+			r, ok := s.regs[a]
+			if !ok {
+				continue
+			}
+			t := s.terms[r.key]
+			if !t.recv || t.rel.Lex()&^lexrel.GE == 0 {
+				continue
+			}
+			switch {
+			case r.comp == wholeComp:
+				la.report(3, instr.Pos(), true, "a received message is handed to %s, which may keep it", name)
+			case r.comp == dataComp && holdsReference(a.Type()):
+				// A pointer, slice, map or struct out of a received
+				// message (the Vote inside a VoteMessage) may be the
+				// part that carries its tag.
+				la.report(3, instr.Pos(), true, "a part of a received message is handed to %s, which may keep it", name)
 			}
 		}
 	}
@@ -651,6 +667,16 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 	} else {
 		delete(s.regs, instr)
 	}
+}
+
+// holdsReference reports whether a value of type t can share memory with
+// the message it was read from: anything but a basic value.
+func holdsReference(t types.Type) bool {
+	if types.IsInterface(t) {
+		return true
+	}
+	_, basic := t.Underlying().(*types.Basic)
+	return !basic
 }
 
 // handsTag reports whether a call hands over a pointer through which the
