@@ -6,9 +6,8 @@ require (
 	github.com/golangci/plugin-module-register v0.1.2
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/tools v0.52.0
+	honnef.co/go/tools v0.8.2
 )
-
-require honnef.co/go/tools v0.8.2 // indirect
 
 require (
 	github.com/google/go-cmp v0.7.0 // indirect
