@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,9 @@ import (
 // store interprets *addr = val.
 func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instruction) {
 	if i, ok := la.syncIndex(addr); ok {
+		if st, ok := instr.(*ssa.Store); ok && la.jump(s, st) {
+			return
+		}
 		la.assignSync(s, i, val)
 		return
 	}
@@ -157,6 +161,66 @@ func (la *loopAnalysis) assignSync(s *state, i int, val ssa.Value) {
 		rel, consts, exact = lexrel.Any, unknownConsts, false
 	}
 	s.assignCur(i, rel, consts, sc.r, sc.ok, !exact)
+}
+
+// jump interprets a tuple assignment of the tag from one message
+// (r.view, r.op = p.Hdr.View, p.Hdr.Op): the stores of the components
+// that follow st in its block, each taking the same message's component,
+// are one update, so that how the message's components relate to the tag
+// together is kept (a later view, or the same view and a later op). It
+// reports false when st is not the first of two or more such stores.
+func (la *loopAnalysis) jump(s *state, st *ssa.Store) bool {
+	if la.skipStores[st] {
+		delete(la.skipStores, st)
+		return true
+	}
+	first, ok := s.regs[st.Val]
+	if !ok || first.comp < 0 {
+		return false
+	}
+	t, ok := s.terms[first.key]
+	if !ok || t.kind != messageTerm {
+		return false
+	}
+	var stores []*ssa.Store
+	var mask uint
+	instrs := st.Block().Instrs
+	for idx := slices.Index(instrs, ssa.Instruction(st)); idx < len(instrs); idx++ {
+		next, ok := instrs[idx].(*ssa.Store)
+		if !ok {
+			if addressing(instrs[idx]) {
+				continue // the address of the next component's store
+			}
+			break
+		}
+		i, isSync := la.syncIndex(next.Addr)
+		r, tracked := s.regs[next.Val]
+		if !isSync || !tracked || r.key != first.key || int(r.comp) != i || mask&(1<<i) != 0 {
+			break
+		}
+		mask |= 1 << i
+		stores = append(stores, next)
+	}
+	if len(stores) < 2 {
+		return false
+	}
+	for _, next := range stores[1:] {
+		la.skipStores[next] = true
+	}
+	s.assignFrom(first.key, mask)
+	return true
+}
+
+// addressing reports whether instr only computes an address or reads
+// memory: the steps between the stores of a tuple assignment.
+func addressing(instr ssa.Instruction) bool {
+	switch in := instr.(type) {
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		return true
+	case *ssa.UnOp:
+		return in.Op == token.MUL
+	}
+	return false
 }
 
 // stepOf recognises val as component i of the tag plus or minus one

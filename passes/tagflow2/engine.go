@@ -61,6 +61,9 @@ type loopAnalysis struct {
 	constArgs map[*ssa.Parameter]*ssa.Const
 	// ranges caches rangeLoops.
 	ranges map[*ssa.Function]map[*ssa.BasicBlock]*rangeLoop
+	// skipStores are the stores of a tuple jump already interpreted
+	// with its first (see jump).
+	skipStores map[*ssa.Store]bool
 	// cross caches crossBlock.
 	cross map[*ssa.Function]map[ssa.Value]bool
 	// ifaceMsgs caches interfaceOfMessages.
@@ -96,6 +99,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		funcArgs:   make(map[*ssa.Parameter]*ssa.Function),
 		ifaceMsgs:  make(map[*types.Interface]bool),
 		cross:      make(map[*ssa.Function]map[ssa.Value]bool),
+		skipStores: make(map[*ssa.Store]bool),
 		ranges:     make(map[*ssa.Function]map[*ssa.BasicBlock]*rangeLoop),
 		pointees:   make(map[*ssa.Parameter]loc),
 		constArgs:  make(map[*ssa.Parameter]*ssa.Const),

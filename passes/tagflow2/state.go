@@ -242,6 +242,44 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 	s.refineAll()
 }
 
+// assignFrom sets the components in mask of the tag to those of the
+// message under key, together (see loopAnalysis.jump).
+func (s *state) assignFrom(key termKey, mask uint) {
+	m := s.terms[key]
+	inv := m.rel.Inverse()
+	exactOn := func(r lexrel.Set) bool {
+		for i := range s.k {
+			if mask&(1<<i) != 0 && m.rel.Component(i) != lexrel.EQ && r.Component(i) != lexrel.EQ {
+				return false
+			}
+		}
+		return true
+	}
+	for k, t := range s.terms {
+		if k == key || t.kind == scalarTerm && mask&(1<<t.comp) == 0 {
+			continue
+		}
+		if m.inexact() || !exactOn(t.rel) {
+			t.approx = true
+		}
+		t.rel = t.rel.ComposeOn(inv, mask, true)
+		s.terms[k] = t
+	}
+	if m.inexact() || !exactOn(s.last) {
+		s.lastApprox = true
+	}
+	s.last = m.rel.ComposeOn(s.last, mask, false)
+	for i := range s.k {
+		if mask&(1<<i) != 0 {
+			m.rel = m.rel.Assign(i, lexrel.EQ)
+			s.cur[i] = m.consts[i]
+			s.unknownAt[i] = token.NoPos
+		}
+	}
+	s.terms[key] = m
+	s.refineAll()
+}
+
 // stepCur interprets component i of the tag += d for d = 1 or -1, exactly
 // over the integers: a term equal to the old tag is now below (above) it,
 // one above it is now at or above it.

@@ -263,6 +263,37 @@ func (s Set) Compose(t Set) Set {
 	return out
 }
 
+// ComposeOn composes s and t (s relating a to b, t relating b to c) on
+// the components in mask only; on the others the result keeps s's
+// component (keepLeft) or t's. It is the update of a jump that sets the
+// components in mask of one tuple to those of another together: the
+// vectors of s are taken whole, so that how a message's components relate
+// to the tag together (a later view, or the same view and a later op) is
+// kept through the jump.
+func (s Set) ComposeOn(t Set, mask uint, keepLeft bool) Set {
+	s.same(t)
+	k := s.K()
+	out := Empty(k)
+	s.vectors(func(v int) {
+		t.vectors(func(w int) {
+			part := Top(k)
+			for i := range k {
+				cv, cw := relOf(s.component(v, i)), relOf(t.component(w, i))
+				switch {
+				case mask&(1<<i) != 0:
+					part = part.Restrict(i, composeRel(cv, cw))
+				case keepLeft:
+					part = part.Restrict(i, cv)
+				default:
+					part = part.Restrict(i, cw)
+				}
+			}
+			out = out.Union(part)
+		})
+	})
+	return out
+}
+
 // composeTables[k][v][w] is the composition of the single vectors v and w
 // of k components: the product of their component compositions.
 var composeTables = func() (tables [MaxK + 1][][]Set) {

@@ -196,3 +196,34 @@ func TestMinus(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeOn checks ComposeOn against concrete tuples: for a, b, c of
+// k components, the jump that sets b's components in mask to a's gives b'
+// with a relation to c that ComposeOn(rel(a,b), rel(b,c)) must contain.
+func TestComposeOn(t *testing.T) {
+	for k := 1; k <= 2; k++ {
+		for mask := uint(1); mask < 1<<k; mask++ {
+			for _, a := range tuples(k) {
+				for _, b := range tuples(k) {
+					for _, c := range tuples(k) {
+						jumped := append([]int(nil), b...)
+						for i := range k {
+							if mask&(1<<i) != 0 {
+								jumped[i] = a[i]
+							}
+						}
+						got := vecOf(a, b).ComposeOn(vecOf(b, c), mask, false)
+						if want := vecOf(jumped, c); !want.Subset(got) {
+							t.Fatalf("k=%d mask=%b a=%v b=%v c=%v: %s not in %s", k, mask, a, b, c, want, got)
+						}
+						// The other terms: their relation to the jumped tuple.
+						got = vecOf(c, b).ComposeOn(vecOf(a, b).Inverse(), mask, true)
+						if want := vecOf(c, jumped); !want.Subset(got) {
+							t.Fatalf("k=%d mask=%b (terms) a=%v b=%v c=%v: %s not in %s", k, mask, a, b, c, want, got)
+						}
+					}
+				}
+			}
+		}
+	}
+}
