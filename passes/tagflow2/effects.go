@@ -1005,7 +1005,13 @@ func (la *loopAnalysis) sentMessage(s *state, v ssa.Value) (t term, ok, isMsg bo
 			}
 		}
 	}
-	if r, found := s.regs[v]; found && r.comp == wholeComp {
+	r, found := s.regs[v]
+	if !found && isMsg && isPointer(v.Type()) {
+		// The address of a message variable (&Msg{...}): the message
+		// it holds.
+		r, found = la.addrRef(s, v)
+	}
+	if found && r.comp == wholeComp {
 		if t, found := s.terms[r.key]; found && t.kind == messageTerm && (t.envField == 0 || env < 0) {
 			return t, t.msg != nil, isMsg || t.msg != nil
 		}
