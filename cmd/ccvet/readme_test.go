@@ -236,6 +236,7 @@ var readmeCommands = map[string]readmeCommand{
 	"ccvet help syncmono":                  {exit: 0},
 	"ccvet makeho ./...":                   {inExample: true, exit: 1},
 	"ccvet makeho -check ./...":            {inExample: true, exit: 1},
+	"ccvet explore ./examples/paxos":       {exit: 1},
 }
 
 var (
