@@ -218,6 +218,14 @@ func (la *loopAnalysis) afterCall(exit *state, regs map[ssa.Value]ref, instr *ss
 	s := exit.clone()
 	s.regs = maps.Clone(regs)
 	delete(s.regs, instr)
+	for key := range s.pending {
+		// A mailbox local to the callee that nothing read since a later
+		// round's message went in ends with the call (what it returns is
+		// the call's value).
+		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() != instr.Parent() && !s.readPending[key] {
+			delete(s.pending, key)
+		}
+	}
 	if result != nil {
 		s.terms[regKey(instr)] = *result
 		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}

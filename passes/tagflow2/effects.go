@@ -307,12 +307,14 @@ func (la *loopAnalysis) persistent(addr ssa.Value, instr ssa.Instruction) bool {
 	if !ok || a.Heap && strings.Contains(l.path, "*") {
 		return true
 	}
-	if a.Parent() != la.fn {
-		// A local of a called function: what it holds reaches the loop
-		// only through the function's results, checked where they land.
-		return false
-	}
 	nl := la.innermost(instr.Block())
+	if a.Parent() != la.fn {
+		// A local of a called function is a mailbox when it outlives an
+		// iteration of the reception loop around the store (collect's
+		// got); without a loop it dies with the call, and what it holds
+		// reaches the loop only through the function's results.
+		return nl != nil && !nl.blocks[a.Block()]
+	}
 	return nl == nil || !nl.blocks[a.Block()]
 }
 
@@ -714,7 +716,7 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 			switch {
 			case r.comp == wholeComp:
 				la.report(3, instr.Pos(), true, "a received message is handed to %s, which may keep it", name)
-			case r.comp == dataComp && holdsReference(a.Type()):
+			case r.comp == partComp || r.comp == dataComp && holdsReference(a.Type()):
 				// A pointer, slice, map or struct out of a received
 				// message (the Vote inside a VoteMessage) may be the
 				// part that carries its tag.

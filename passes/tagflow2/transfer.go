@@ -542,10 +542,20 @@ func componentOf(m *annotations.Msg, path []int) int8 {
 	if m == nil {
 		return dataComp
 	}
+	part := false
 	for i, c := range m.Components {
-		if c.Kind == annotations.Field && equalInts(c.FieldIndex, path) {
+		if c.Kind != annotations.Field {
+			continue
+		}
+		if equalInts(c.FieldIndex, path) {
 			return int8(i)
 		}
+		if len(path) < len(c.FieldIndex) && equalInts(c.FieldIndex[:len(path)], path) {
+			part = true
+		}
+	}
+	if part {
+		return partComp
 	}
 	return dataComp
 }
@@ -836,7 +846,10 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		}
 	}
 	if i < 0 {
-		return s
+		// Neither side is a tag component: a test of plain data says
+		// nothing of the tag, one of a header (m.Hdr != h.hdr()) does,
+		// in a way the analysis does not interpret.
+		return la.taint(s, x, y)
 	}
 	// The restriction is exact when one side is the tag itself or a
 	// constant of known relation to it; between two other integers (m.B

@@ -225,6 +225,7 @@ const (
 	wholeComp int8 = -1 // the whole message or collection
 	dataComp  int8 = -2 // a field of a message that is not part of its tag
 	elemComp  int8 = -3 // an element of a collection (an address only)
+	partComp  int8 = -4 // a field holding tag components (m.Hdr of m.Hdr.View): tag data, not plain data
 )
 
 // A ref is what a register holds, as far as the tag is concerned: a term,
