@@ -50,6 +50,7 @@ type loopAnalysis struct {
 	predicates map[*ssa.Call]predicate
 	spills     map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter
 	live       map[liveKey]bool
+	liveOuts   map[*ssa.Function]map[*ssa.BasicBlock]map[*ssa.Alloc]bool
 	// funcArgs are the functions bound to the parameters of the callees
 	// being analysed.
 	funcArgs map[*ssa.Parameter]*ssa.Function
@@ -96,6 +97,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		predicates: make(map[*ssa.Call]predicate),
 		spills:     make(map[*ssa.Function]map[*ssa.Alloc]*ssa.Parameter),
 		live:       make(map[liveKey]bool),
+		liveOuts:   make(map[*ssa.Function]map[*ssa.BasicBlock]map[*ssa.Alloc]bool),
 		funcArgs:   make(map[*ssa.Parameter]*ssa.Function),
 		ifaceMsgs:  make(map[*types.Interface]bool),
 		cross:      make(map[*ssa.Function]map[ssa.Value]bool),

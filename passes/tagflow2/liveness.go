@@ -79,3 +79,83 @@ func scanLive(at ssa.Instruction, a *ssa.Alloc) bool {
 	}
 	return false
 }
+
+// liveOut computes, once per function, the locals (non-escaping Allocs)
+// that may be read after the end of each block: the classic backward
+// liveness, with a store to the whole local or its Alloc a kill and any
+// other mention a use.
+func (la *loopAnalysis) liveOut(f *ssa.Function) map[*ssa.BasicBlock]map[*ssa.Alloc]bool {
+	if m, ok := la.liveOuts[f]; ok {
+		return m
+	}
+	locals := make(map[ssa.Value]*ssa.Alloc)
+	for _, a := range f.Locals {
+		if !a.Heap {
+			locals[a] = a
+		}
+	}
+	// use and kill per block, scanning backwards.
+	type gen struct{ use, kill map[*ssa.Alloc]bool }
+	gens := make([]gen, len(f.Blocks))
+	var ops []*ssa.Value
+	for i, b := range f.Blocks {
+		g := gen{use: make(map[*ssa.Alloc]bool), kill: make(map[*ssa.Alloc]bool)}
+		for j := len(b.Instrs) - 1; j >= 0; j-- {
+			instr := b.Instrs[j]
+			if a, ok := instr.(*ssa.Alloc); ok && locals[a] != nil {
+				g.kill[a], g.use[a] = true, false
+				continue
+			}
+			if st, ok := instr.(*ssa.Store); ok {
+				if a := locals[st.Addr]; a != nil && st.Val != ssa.Value(a) {
+					g.kill[a], g.use[a] = true, false
+					continue
+				}
+			}
+			ops = instr.Operands(ops[:0])
+			for _, op := range ops {
+				if op != nil && *op != nil {
+					if a := locals[*op]; a != nil {
+						g.use[a] = true
+					}
+				}
+			}
+		}
+		gens[i] = g
+	}
+	in := make([]map[*ssa.Alloc]bool, len(f.Blocks))
+	out := make(map[*ssa.BasicBlock]map[*ssa.Alloc]bool, len(f.Blocks))
+	for _, b := range f.Blocks {
+		in[b.Index] = make(map[*ssa.Alloc]bool)
+		out[b] = make(map[*ssa.Alloc]bool)
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(f.Blocks) - 1; i >= 0; i-- {
+			b := f.Blocks[i]
+			for _, s := range b.Succs {
+				for a := range in[s.Index] {
+					if !out[b][a] {
+						out[b][a] = true
+						changed = true
+					}
+				}
+			}
+			g := gens[i]
+			for a, u := range g.use {
+				if u && !in[i][a] {
+					in[i][a] = true
+					changed = true
+				}
+			}
+			for a := range out[b] {
+				if !g.kill[a] && !g.use[a] && !in[i][a] {
+					in[i][a] = true
+					changed = true
+				}
+			}
+		}
+	}
+	la.liveOuts[f] = out
+	return out
+}

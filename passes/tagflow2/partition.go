@@ -136,7 +136,7 @@ func (la *loopAnalysis) fixpoint(f *ssa.Function, entry *state) *dense.Analysis[
 	return dense.Forward[partLattice, parts, int](g, map[int]parts{0: {entry}}, func(from, to int, in parts) parts {
 		out := prev[edgeID{from, to}]
 		for _, s := range in {
-			out = out.add(la.collect(f, la.edge(f.Blocks[from], f.Blocks[to], la.block(f.Blocks[from], s))))
+			out = out.add(la.collect(f, f.Blocks[from], la.edge(f.Blocks[from], f.Blocks[to], la.block(f.Blocks[from], s))))
 		}
 		prev[edgeID{from, to}] = out
 		return out
@@ -194,7 +194,7 @@ func (la *loopAnalysis) crossBlock(f *ssa.Function) map[ssa.Value]bool {
 // location or pending jump names any more. Without it every register
 // ever defined stays in the state, and each copy of the state costs as
 // much as the function is long.
-func (la *loopAnalysis) collect(f *ssa.Function, s *state) *state {
+func (la *loopAnalysis) collect(f *ssa.Function, from *ssa.BasicBlock, s *state) *state {
 	if s == nil {
 		return nil
 	}
@@ -209,7 +209,16 @@ func (la *loopAnalysis) collect(f *ssa.Function, s *state) *state {
 	for _, r := range s.regs {
 		used[r.key] = true
 	}
+	live := la.liveOut(f)[from]
 	for key := range s.terms {
+		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() == f && !live[a] && !used[key] {
+			// A local no later statement reads: its content is dead
+			// (a pending mailbox stays, for condition IV).
+			if _, pending := s.pending[key]; !pending {
+				delete(s.terms, key)
+			}
+			continue
+		}
 		// Only f's own registers: a caller's (analysing a callee, its
 		// registers are out of s.regs) come back when the call returns.
 		instr, ok := key.reg.(ssa.Instruction)
