@@ -127,7 +127,14 @@ func (r *resolver) resolveChan(d *Directive, attached map[*ast.CommentGroup]atta
 		}
 	} else {
 		for _, ch := range chans {
-			if e := ch.Elem(); r.ann.MsgOf(e) == nil && !types.IsInterface(e) {
+			e := ch.Elem()
+			if from, msg, ok := r.inferEnvelope(e); ok && (cf.From == nil || cf.From == from && cf.Msg == msg) {
+				// An envelope with one integer field and one message
+				// field says by itself which is which.
+				cf.From, cf.Msg = from, msg
+				continue
+			}
+			if r.ann.MsgOf(e) == nil && !types.IsInterface(e) {
 				r.errorf(d.Pos(), d.Comment.End(),
 					"%s: field %s carries %s, which is neither a //sync:msg type nor an interface: if it is an envelope, name its sender and message fields (%s From,Msg)",
 					d.Kind, v.Name(), typeString(e, pkg), d.Kind)
@@ -136,6 +143,34 @@ func (r *resolver) resolveChan(d *Directive, attached map[*ast.CommentGroup]atta
 		}
 	}
 	r.ann.Chans[v] = cf
+}
+
+// inferEnvelope reports the sender and message fields of e when e is a
+// struct (not a message type) with exactly one field of an integer type
+// and exactly one field of a //sync:msg type or an interface.
+func (r *resolver) inferEnvelope(e types.Type) (from, msg *types.Var, ok bool) {
+	if r.ann.MsgOf(e) != nil {
+		return nil, nil, false
+	}
+	st, isStruct := e.Underlying().(*types.Struct)
+	if !isStruct {
+		return nil, nil, false
+	}
+	for f := range st.Fields() {
+		switch {
+		case isInteger(f.Type()):
+			if from != nil {
+				return nil, nil, false
+			}
+			from = f
+		case r.ann.MsgOf(f.Type()) != nil || types.IsInterface(f.Type()):
+			if msg != nil {
+				return nil, nil, false
+			}
+			msg = f
+		}
+	}
+	return from, msg, from != nil && msg != nil
 }
 
 // resolveEnvelope resolves the From,Msg list of d against the element type

@@ -23,6 +23,12 @@ type Envelope struct {
 	Msg  any
 }
 
+// Routed has two integer fields: which is the sender must be said.
+type Routed struct {
+	From, To int
+	Msg      any
+}
+
 // BadEnvelope has a sender that is not an integer and a payload that
 // cannot be a message.
 type BadEnvelope struct {
@@ -70,8 +76,12 @@ type Bad struct {
 	sendOnly chan<- Msg
 	//sync:peers // want `//sync:peers: field recvOnly reaches the channel type <-chan Msg, on which the process cannot send`
 	recvOnly []<-chan Msg
-	//sync:inbox // want `//sync:inbox: field envNoFields carries Envelope, which is neither a //sync:msg type nor an interface: if it is an envelope, name its sender and message fields \(//sync:inbox From,Msg\)`
+	// An envelope with one integer field and one message field names
+	// neither: they are inferred.
+	//sync:inbox
 	envNoFields chan Envelope
+	//sync:inbox // want `//sync:inbox: field envAmbiguous carries Routed, which is neither a //sync:msg type nor an interface: if it is an envelope, name its sender and message fields \(//sync:inbox From,Msg\)`
+	envAmbiguous chan Routed
 	//sync:inbox Sender,Msg // want `//sync:inbox: Envelope has no field Sender`
 	noSuchField chan Envelope
 	//sync:inbox From,Msg // want `//sync:inbox: the sender field From has type string: want an integer type \(a process identity\)`
