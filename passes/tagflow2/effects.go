@@ -457,17 +457,11 @@ func (la *loopAnalysis) interfaceOfMessages(t types.Type) bool {
 	if !ok {
 		return false
 	}
-	if v, ok := la.ifaceMsgs[iface]; ok {
-		return v
+	v, ok := la.ifaceMsgs[iface]
+	if !ok {
+		v = ifaceOfMessages(la.ann, iface)
+		la.ifaceMsgs[iface] = v
 	}
-	v := false
-	for tn := range la.ann.Msgs {
-		if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
-			v = true
-			break
-		}
-	}
-	la.ifaceMsgs[iface] = v
 	return v
 }
 
