@@ -823,19 +823,6 @@ func (la *loopAnalysis) unknownVar(s *state) (string, token.Pos) {
 	return "", token.NoPos
 }
 
-func (la *loopAnalysis) unknownCause(s *state) string {
-	for i := range la.k {
-		if p := s.unknownAt[i]; p != token.NoPos {
-			return la.loop.Vars[i].Name + " may be changed by the call at line " + lineOf(la, p)
-		}
-	}
-	return ""
-}
-
-func lineOf(la *loopAnalysis, p token.Pos) string {
-	return strconv.Itoa(la.pass.Fset.Position(p).Line)
-}
-
 // mapped are the components a message's mapping carries (all, unless some
 // are _).
 func (la *loopAnalysis) mapped(m *annotations.Msg) []int {
@@ -942,7 +929,7 @@ func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 			la.report(4, instr.Pos(), false, "the process %s while a %s of a later round is kept, without jumping to its round first", what, name)
 			continue
 		}
-		if !t.inexact() && la.unknownCause(s) == "" {
+		if _, at := la.unknownVar(s); !t.inexact() && at == token.NoPos {
 			need := witnessNeed{msg: t.msg, bad: t.rel.RestrictLex(lexrel.GT), cur: s.cur,
 				unproven: fmt.Sprintf("the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)}
 			la.reportWitnessed(4, instr.Pos(), need, fmt.Sprintf("the process %s while a %s of a later round can be kept, without a jump to its round first", what, name))
