@@ -834,12 +834,21 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		return la.taint(s, x, y)
 	}
 	xc, yc := xs.consts, ys.consts
+	// Equal to a value of known constants: so is the other side.
+	if op == lexrel.EQ && xc.known != yc.known {
+		if xc.known {
+			yc = xc
+		} else {
+			xc = yc
+		}
+	}
 	if xc.known && yc.known {
+		x0, y0 := xc, yc
 		xc = xc.filter(func(a int64) bool {
-			return ys.consts.filter(func(b int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
+			return y0.filter(func(b int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
 		})
 		yc = yc.filter(func(b int64) bool {
-			return xs.consts.filter(func(a int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
+			return x0.filter(func(a int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
 		})
 		if xc.n == 0 || yc.n == 0 {
 			return nil
@@ -887,9 +896,9 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 			return nil
 		}
 		s.terms[side.sc.r.key] = t
-		// An integer equal to the tag's component tells the tag's
-		// constants too.
-		if side.rel == lexrel.EQ && side.consts.known && t.kind == scalarTerm {
+		// An integer (or a message's component) equal to the tag's
+		// component on every path tells the tag's constants too.
+		if side.rel == lexrel.EQ && side.consts.known && t.kind != collectionTerm {
 			s.cur[i] = side.consts
 		}
 	}
