@@ -61,6 +61,9 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 	}
 	switch {
 	case r.comp == wholeComp:
+		if !la.appendsTo(s, val, r.key) {
+			s.forgetElements(r.key)
+		}
 		la.rebind(s, r.key)
 		old := s.terms[r.key]
 		vr, ok := s.regs[val]
@@ -82,6 +85,15 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 				t.kind = collectionTerm
 			}
 			s.terms[r.key] = t
+			if must, ok := s.pending[vr.key]; ok && vr.key.reg != nil {
+				// A message read out of a pending mailbox, now kept
+				// in a variable (p := got[0]): the variable owes
+				// the jump, and a jump through it settles it.
+				delete(s.pending, vr.key)
+				if _, ok := s.pending[r.key]; !ok {
+					s.pending[r.key] = must
+				}
+			}
 			la.stored(s, r.key, t, addr, instr)
 			return
 		}
@@ -110,6 +122,21 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 	case r.comp == elemComp:
 		la.storeElement(s, addr, val, instr)
 	}
+}
+
+// appendsTo reports whether val is append(x, ...) for an x that holds
+// what the location under key holds: the new content keeps the old
+// elements.
+func (la *loopAnalysis) appendsTo(s *state, val ssa.Value, key termKey) bool {
+	c, ok := val.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if b, ok := c.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(c.Call.Args) == 0 {
+		return false
+	}
+	r, ok := s.regs[c.Call.Args[0]]
+	return ok && r.key == key
 }
 
 func isNilOrZero(v ssa.Value) bool {
@@ -905,6 +932,12 @@ func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
 func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 	for key, must := range s.pending {
 		t := s.terms[key]
+		if c, ok := s.terms[t.from]; ok && t.from != (termKey{}) && c.kind == collectionTerm && !c.rel.IsEmpty() {
+			// A message read out of a mailbox that still holds it: it
+			// relates to the tag as every element does (a jump to the
+			// maximum of the mailbox settles it).
+			t.rel = t.rel.Intersect(c.rel)
+		}
 		if t.rel.Lex()&lexrel.GT == 0 {
 			delete(s.pending, key)
 			continue

@@ -319,6 +319,33 @@ func (s *state) noteRead(key termKey) {
 	}
 }
 
+// noteElementRead records that the message under elem was read out of
+// the collection under coll. If the collection is a pending mailbox, the
+// element is pending in its place: what the process may owe condition IV
+// from then on is what that message may be (a jump to it settles it),
+// while the other elements, if the mailbox is never read again, change
+// nothing. A read of the collection as a whole (its length, a copy)
+// still counts as a read of it.
+func (s *state) noteElementRead(coll, elem termKey) {
+	if _, ok := s.pending[coll]; ok {
+		if _, ok := s.pending[elem]; !ok {
+			s.pending[elem] = false
+		}
+	}
+}
+
+// forgetElements records that the collection under key gets a new
+// content: the messages read out of the old one are no longer among its
+// elements.
+func (s *state) forgetElements(key termKey) {
+	for k, t := range s.terms {
+		if t.from == key {
+			t.from = termKey{}
+			s.terms[k] = t
+		}
+	}
+}
+
 // endDirect ends the reception of the message last received: from the
 // next communication point on, what it was stored into is a mailbox read
 // back, not the reception's write.

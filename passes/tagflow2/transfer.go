@@ -432,11 +432,11 @@ func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
 // elementOf makes v a message related to the tag as every element of the
 // collection r is.
 func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
-	s.noteRead(r.key)
 	c := s.terms[r.key]
 	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at, from: r.key} // not direct: read back from a mailbox
 	t.consts = c.consts
 	s.terms[regKey(v)] = t
+	s.noteElementRead(r.key, regKey(v))
 	s.regs[v] = ref{key: regKey(v), comp: wholeComp}
 }
 
@@ -491,14 +491,16 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 			} else {
 				return ref{}, false
 			}
-			s.noteRead(base.key)
 			if base.comp == elemComp {
 				// A field of an element, selected in place
 				// (coll[0].Ballot): the element is a message related to
 				// the tag as every element is.
 				c := s.terms[base.key]
 				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at, from: base.key}
+				s.noteElementRead(base.key, regKey(x))
 				base = ref{key: regKey(x), comp: wholeComp}
+			} else {
+				s.noteRead(base.key)
 			}
 			t, ok := s.terms[base.key]
 			if !ok || base.comp != wholeComp || t.kind != messageTerm {

@@ -3,7 +3,8 @@
 // by induction over the range loop, and the jump to it leaves no message
 // of a later round in the mailbox. Written with the max builtin over a
 // map and with a test over a slice; the last function's loop skips some
-// messages, so their rounds may still be later after the jump.
+// messages, so their rounds may still be later after the jump. The last
+// two take one request out of the mailbox: only that one owes the jump.
 package maxloop
 
 //sync:msg Term,Ask
@@ -137,5 +138,65 @@ func (n *node) SkipsSome(net Net, size int) {
 		for _, m := range reqs {
 			net.Answer(m.From, Grant{Term: n.term}) // want `cannot prove 4: the process sends while a Req that may be of a later round is kept, without a jump to its round first`
 		}
+	}
+}
+
+// JumpToFirst waits for one request and jumps to its term: the other
+// requests the mailbox may hold are never read, so only the one taken
+// owes the jump, and the jump settles it.
+func (n *node) JumpToFirst(net Net, log *[]int) {
+	//sync:tag n.term,n.step
+	for n.term < 100 {
+		n.term++
+		n.step = Ask
+		var reqs []Req
+		for len(reqs) == 0 {
+			m, ok := net.Recv()
+			if !ok {
+				break
+			}
+			if m.Term < n.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		if len(reqs) == 0 {
+			continue
+		}
+		r := reqs[0]
+		if r.Term > n.term {
+			n.term = r.Term
+		}
+		*log = append(*log, r.From)
+		n.step = Answer
+		net.Answer(r.From, Grant{Term: n.term})
+	}
+}
+
+// FirstWithoutJump takes the first request without a jump: it may be of
+// a later term when the process answers.
+func (n *node) FirstWithoutJump(net Net, log *[]int) {
+	//sync:tag n.term,n.step
+	for n.term < 100 {
+		n.term++
+		n.step = Ask
+		var reqs []Req
+		for len(reqs) == 0 {
+			m, ok := net.Recv()
+			if !ok {
+				break
+			}
+			if m.Term < n.term {
+				continue
+			}
+			reqs = append(reqs, m)
+		}
+		if len(reqs) == 0 {
+			continue
+		}
+		r := reqs[0]
+		*log = append(*log, r.From)
+		n.step = Answer
+		net.Answer(r.From, Grant{Term: n.term}) // want `cannot prove 4: the process sends while a Req that may be of a later round is kept, without a jump to its round first`
 	}
 }
