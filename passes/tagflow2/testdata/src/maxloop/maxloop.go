@@ -2,7 +2,7 @@
 // max loop over the mailbox leaves the maximum at least every element,
 // by induction over the range loop, and the jump to it leaves no message
 // of a later round in the mailbox. Written with the max builtin over a
-// map and with a test over a slice; the last function's loop skips some
+// map and with a test over a slice; SkipsSome's loop skips some
 // messages, so their rounds may still be later after the jump. The last
 // two take one request out of the mailbox: only that one owes the jump.
 package maxloop
