@@ -2,6 +2,7 @@ package tagflow2
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -121,7 +122,120 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		s.terms[r.key] = t
 	case r.comp == elemComp:
 		la.storeElement(s, addr, val, instr)
+	case r.comp == partComp:
+		la.storeHeader(s, r.key, addr, val)
 	}
+}
+
+// storeHeader interprets m.Hdr = h, a store to a field of a message that
+// holds tag components (a nested header): each component under it takes
+// the value of the matching field of h when h is a composite literal
+// (naive SSA builds one field by field in a local just before), and
+// becomes unknown otherwise.
+func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) {
+	t, ok := s.terms[key]
+	if !ok || t.msg == nil {
+		return
+	}
+	prefix, ok := la.pathFrom(s, key, addr)
+	if !ok {
+		return
+	}
+	lit, isLit := literalFields(val, nil, make(map[string]ssa.Value))
+	la.rebind(s, key)
+	for i, c := range t.msg.Components {
+		if i >= la.k || c.Kind != annotations.Field || len(c.FieldIndex) <= len(prefix) || !equalInts(c.FieldIndex[:len(prefix)], prefix) {
+			continue
+		}
+		v, found := lit[pathString(c.FieldIndex[len(prefix):])]
+		if !found && isLit {
+			// A field the literal leaves out: zero.
+			v, found = ssa.NewConst(constant.MakeInt64(0), c.Fields[len(c.Fields)-1].Type()), true
+		}
+		if !found {
+			t.rel = t.rel.Assign(i, lexrel.Any)
+			t.approx = true
+			t.consts[i] = unknownConsts
+			t.unset &^= 1 << i
+			continue
+		}
+		sc := la.scalarOf(s, v)
+		t.rel = t.rel.Assign(i, sc.relTo(s, i))
+		t.approx = t.approx || !sc.exactTo(s, i)
+		t.unset &^= 1 << i
+		t.consts[i] = sc.consts
+	}
+	s.terms[key] = t
+}
+
+// pathFrom is the path of field indices from the message under key to
+// addr, a chain of field addresses.
+func (la *loopAnalysis) pathFrom(s *state, key termKey, addr ssa.Value) ([]int, bool) {
+	var path []int
+	for x := addr; ; {
+		fa, ok := x.(*ssa.FieldAddr)
+		if !ok {
+			return nil, false
+		}
+		path = append([]int{fa.Field}, path...)
+		if r, ok := s.regs[fa.X]; ok && r.key == key {
+			return path, true
+		}
+		if r, ok := la.addrRef(s, fa.X); ok && r.key == key {
+			return path, true
+		}
+		x = fa.X
+	}
+}
+
+// literalFields collects, for val loaded from a composite literal's
+// local, the value stored to each field path (nested literals
+// included), keyed by pathString; it reports whether val is one.
+func literalFields(val ssa.Value, prefix []int, out map[string]ssa.Value) (map[string]ssa.Value, bool) {
+	ld, ok := val.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return out, false
+	}
+	a, ok := ld.X.(*ssa.Alloc)
+	if !ok || a.Comment != "complit" || a.Block() != ld.Block() {
+		return out, false
+	}
+	for _, instr := range a.Block().Instrs {
+		if instr == ssa.Instruction(ld) {
+			break
+		}
+		st, ok := instr.(*ssa.Store)
+		if !ok {
+			continue
+		}
+		var path []int
+		x := st.Addr
+		for {
+			fa, ok := x.(*ssa.FieldAddr)
+			if !ok {
+				break
+			}
+			path = append([]int{fa.Field}, path...)
+			x = fa.X
+		}
+		if x != ssa.Value(a) || len(path) == 0 {
+			continue
+		}
+		full := append(slices.Clone(prefix), path...)
+		if _, nested := literalFields(st.Val, full, out); !nested {
+			out[pathString(full)] = st.Val
+		}
+	}
+	return out, true
+}
+
+func pathString(path []int) string {
+	var b strings.Builder
+	for _, i := range path {
+		b.WriteString(strconv.Itoa(i))
+		b.WriteByte('.')
+	}
+	return b.String()
 }
 
 // appendsTo reports whether val is append(x, ...) for an x that holds

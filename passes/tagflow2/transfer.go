@@ -220,11 +220,20 @@ func (la *loopAnalysis) alias(s *state, v, x ssa.Value) {
 		s.regs[v] = r
 		return
 	}
-	// Slicing an array variable shares its elements.
 	if _, isAddr := x.Type().Underlying().(*types.Pointer); isAddr {
+		// Slicing an array variable shares its elements.
 		if r, ok := la.collectionRef(s, x); ok {
 			s.regs[v] = r
 			return
+		}
+		// The address of a message variable made an interface
+		// (broadcast(&Report{...}) to a parameter of type any): the
+		// message it holds, as a send of the pointer would see it.
+		if la.msgOf(x.Type()) != nil {
+			if r, ok := la.addrRef(s, x); ok && r.comp == wholeComp {
+				s.regs[v] = r
+				return
+			}
 		}
 	}
 	delete(s.regs, v)
