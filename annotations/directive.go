@@ -456,7 +456,7 @@ func parseLocal(d *Directive, args string, argsPos token.Pos) []Problem {
 		d.Target = t
 		left = left[1:]
 	}
-	f, probs := parseItem(left[0].Text, left[0].Pos, false)
+	f, probs := parseItem(left[0].Text, left[0].Pos, true)
 	if probs != nil {
 		return probs
 	}
