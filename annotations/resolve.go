@@ -364,7 +364,7 @@ func (r *resolver) resolveLoops(tags []*Directive) {
 		site := attachTag(d, sitesByFile[r.fileOf[d]], line)
 		if site == nil {
 			r.errorf(d.Pos(), d.Comment.End(),
-				"//sync:tag is attached to no for statement: put it on the line directly above the for, or at the end of the for line")
+				"//sync:tag is attached to no for statement: put it on the line directly above the for, or at the end of the for line (or, for the process form, in the doc comment of the process type)")
 			continue
 		}
 		if site.loop != nil {
