@@ -192,6 +192,9 @@ func (r *resolver) receivable(t types.Type) bool {
 	}
 	for tn := range r.ann.Msgs {
 		mt := tn.Type()
+		if n, ok := mt.(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue // Implements is unspecified for a generic type
+		}
 		if types.Implements(mt, iface) || !types.IsInterface(mt) && types.Implements(types.NewPointer(mt), iface) {
 			return true
 		}
