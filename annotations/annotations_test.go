@@ -304,7 +304,7 @@ func TestChans(t *testing.T) {
 // message forms of real code, in the declaring package and, through
 // facts, in an importing one.
 func TestProcessForm(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), annotations.Analyzer, "handlers", "handleruse")
+	results := analysistest.Run(t, analysistest.TestData(), annotations.Analyzer, "handlers", "handleruse", "handleruse2")
 	want := map[string]string{
 		"handlers": strings.Join([]string{
 			"msg Message: GetTerm()=method GetTerm uint64 | Type{MsgVote:Candidate,MsgVoteResp:Candidate,MsgApp:Leader}=mapped Type MsgType->Role [1->1 2->1 3->2] | local GetTerm()==0 local Type==MsgApp",
@@ -317,7 +317,7 @@ func TestProcessForm(t *testing.T) {
 			"comm send: send stamps",
 		}, "\n"),
 		"handleruse": strings.Join([]string{
-			"msg Message: GetTerm()=method GetTerm uint64 | Type{MsgVote:Candidate,MsgVoteResp:Candidate,MsgApp:Leader}=mapped Type MsgType->Role [1->1 2->1 3->2] | local GetTerm()==0 local Type==MsgApp imported",
+			"msg Message: GetTerm()=method GetTerm uint64 | Type{MsgVote:Candidate,MsgVoteResp:Candidate,MsgApp:Leader}=mapped Type MsgType->Role [1->1 2->1 3->2] | local GetTerm()==0 local Type==MsgApp local From==0 imported",
 			"msg Payload: Height()=method Height uint32 | View()=method View byte | interface imported",
 			"process Driver: Hdr.Term [0 0] uint64 | Role [1] handlers.Role enum 3",
 			"process Node: hdr.Term [1 0] uint64 | role [2] Role enum 3 imported",
@@ -327,6 +327,20 @@ func TestProcessForm(t *testing.T) {
 			"handler (*Node).OnReceive: Node 0 imported",
 			"handler (*Node).Step: Node 1 imported",
 			"handler (*Replica).OnTimeout: Replica -1",
+			"handler Node.Tick: Node -1 imported",
+			"comm send: send stamps imported",
+		}, "\n"),
+		"handleruse2": strings.Join([]string{
+			"msg Message: GetTerm()=method GetTerm uint64 | Type{MsgVote:Candidate,MsgVoteResp:Candidate,MsgApp:Leader}=mapped Type MsgType->Role [1->1 2->1 3->2] | local GetTerm()==0 local Type==MsgApp local From==0 imported",
+			"msg Payload: Height()=method Height uint32 | View()=method View byte | interface imported",
+			"process Driver: Hdr.Term [0 0] uint64 | Role [1] handlers.Role enum 3 imported",
+			"process Node: hdr.Term [1 0] uint64 | role [2] Role enum 3 imported",
+			"process Replica: View [0] uint32 imported",
+			"handler (*Driver).Run: Driver 0 imported",
+			"handler (*Node).OnAny: Node 1 imported",
+			"handler (*Node).OnReceive: Node 0 imported",
+			"handler (*Node).Step: Node 1 imported",
+			"handler (*Replica).OnTimeout: Replica -1 imported",
 			"handler Node.Tick: Node -1 imported",
 			"comm send: send stamps imported",
 		}, "\n"),

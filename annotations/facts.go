@@ -109,7 +109,12 @@ type CommFact struct {
 // AFact marks CommFact as an analysis fact.
 func (*CommFact) AFact() {}
 
-func (f *CommFact) String() string { return f.Kind.String() }
+func (f *CommFact) String() string {
+	if f.Stamps {
+		return f.Kind.String() + " stamps"
+	}
+	return f.Kind.String()
+}
 
 // ForeignFact is a package fact that carries the annotations a package made,
 // with the //sync:msg pkg.Type and //sync:send pkg.Func forms, on

@@ -64,7 +64,7 @@ type Payload interface { // want Payload:`msg\(Height\(\),View\(\)\)`
 // send appends m to the outbox.
 //
 //sync:send stamps
-func (n *Node) send(m Message) { n.out = append(n.out, m) } // want send:`send`
+func (n *Node) send(m Message) { n.out = append(n.out, m) } // want send:`send stamps`
 
 // Step handles one received message.
 //

@@ -1,4 +1,4 @@
-package handleruse // want package:`foreign\(0 msgs, 0 comms, 1 processes, 1 handlers\)`
+package handleruse // want package:`foreign\(1 msgs, 0 comms, 1 processes, 1 handlers\)`
 
 // handleruse sees the annotations of package handlers through facts, and
 // annotates declarations with the forms that name them.
@@ -20,3 +20,5 @@ func (d *Driver) Run(m handlers.Message) {} // want Run:`handler\(0\)`
 
 //sync:tag handlers.Replica View
 //sync:handler handlers.(*Replica).OnTimeout
+
+//sync:local handlers.Message From==0 // a local condition added here travels on
