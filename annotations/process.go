@@ -243,7 +243,7 @@ func (r *resolver) resolveLocal(d *Directive, attached map[*ast.CommentGroup]att
 		}
 		lc.Left = Component{Kind: Method, Text: left.Text, Method: fn}
 	} else {
-		fields, index, err := fieldPath(tn.Type(), tn.Pkg(), "", left.Path)
+		fields, index, err := fieldPath(tn.Type(), r.pass.Pkg, "", left.Path)
 		if err != nil {
 			if _, isMethod := err.(errMethod); isMethod {
 				r.itemErrorf(left, "%v: write %s() to test the method's result", err, left.Text)

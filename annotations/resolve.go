@@ -85,7 +85,7 @@ func (r *resolver) resolveComponent(d *Directive, tn *types.TypeName, it *Item) 
 		c.Kind, c.Method = Method, fn
 		return r.mapComponent(d, it, c)
 	}
-	fields, index, ferr := fieldPath(tn.Type(), tn.Pkg(), "", it.Path)
+	fields, index, ferr := fieldPath(tn.Type(), r.pass.Pkg, "", it.Path)
 	if ferr == nil {
 		t := fields[len(fields)-1].Type()
 		if !isInteger(t) {
@@ -122,7 +122,7 @@ func pathText(it *Item) string { return strings.Join(it.Path, ".") }
 // integer result.
 func (r *resolver) methodComponent(tn *types.TypeName, it *Item) (*types.Func, bool) {
 	name := it.Path[0]
-	obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, tn.Pkg(), name)
+	obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, r.pass.Pkg, name)
 	fn, ok := obj.(*types.Func)
 	if !ok {
 		what := "no method"
