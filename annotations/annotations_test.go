@@ -310,10 +310,10 @@ func TestProcessForm(t *testing.T) {
 			"msg Message: GetTerm()=method GetTerm uint64 | Type{MsgVote:Candidate,MsgVoteResp:Candidate,MsgApp:Leader}=mapped Type MsgType->Role [1->1 2->1 3->2] | local GetTerm()==0 local Type==MsgApp",
 			"msg Payload: Height()=method Height uint32 | View()=method View byte | interface",
 			"process Node: hdr.Term [1 0] uint64 | role [2] Role enum 3",
-			"handler (*Node).OnAny: Node 1",
-			"handler (*Node).OnReceive: Node 0",
-			"handler (*Node).Step: Node 1",
-			"handler Node.Tick: Node -1",
+			"handler (*Node).OnAny: Node 1 v",
+			"handler (*Node).OnReceive: Node 0 p",
+			"handler (*Node).Step: Node 1 m",
+			"handler Node.Tick: Node -1 local",
 			"comm send: send stamps",
 		}, "\n"),
 		"handleruse": strings.Join([]string{
@@ -322,12 +322,12 @@ func TestProcessForm(t *testing.T) {
 			"process Driver: Hdr.Term [0 0] uint64 | Role [1] handlers.Role enum 3",
 			"process Node: hdr.Term [1 0] uint64 | role [2] Role enum 3 imported",
 			"process Replica: View [0] uint32",
-			"handler (*Driver).Run: Driver 0",
-			"handler (*Node).OnAny: Node 1 imported",
-			"handler (*Node).OnReceive: Node 0 imported",
-			"handler (*Node).Step: Node 1 imported",
-			"handler (*Replica).OnTimeout: Replica -1",
-			"handler Node.Tick: Node -1 imported",
+			"handler (*Driver).Run: Driver 0 m",
+			"handler (*Node).OnAny: Node 1 v imported",
+			"handler (*Node).OnReceive: Node 0 p imported",
+			"handler (*Node).Step: Node 1 m imported",
+			"handler (*Replica).OnTimeout: Replica -1 local",
+			"handler Node.Tick: Node -1 local imported",
 			"comm send: send stamps imported",
 		}, "\n"),
 		"handleruse2": strings.Join([]string{
@@ -336,12 +336,12 @@ func TestProcessForm(t *testing.T) {
 			"process Driver: Hdr.Term [0 0] uint64 | Role [1] handlers.Role enum 3 imported",
 			"process Node: hdr.Term [1 0] uint64 | role [2] Role enum 3 imported",
 			"process Replica: View [0] uint32 imported",
-			"handler (*Driver).Run: Driver 0 imported",
-			"handler (*Node).OnAny: Node 1 imported",
-			"handler (*Node).OnReceive: Node 0 imported",
-			"handler (*Node).Step: Node 1 imported",
-			"handler (*Replica).OnTimeout: Replica -1 imported",
-			"handler Node.Tick: Node -1 imported",
+			"handler (*Driver).Run: Driver 0 m imported",
+			"handler (*Node).OnAny: Node 1 v imported",
+			"handler (*Node).OnReceive: Node 0 p imported",
+			"handler (*Node).Step: Node 1 m imported",
+			"handler (*Replica).OnTimeout: Replica -1 local imported",
+			"handler Node.Tick: Node -1 local imported",
 			"comm send: send stamps imported",
 		}, "\n"),
 	}
@@ -422,7 +422,14 @@ func renderProcessForm(ann *annotations.Annotations) string {
 		if strings.HasPrefix(recv, "*") {
 			recv = "(" + recv + ")"
 		}
-		lines = append(lines, fmt.Sprintf("handler %s.%s: %s %d%s", recv, fn.Name(), h.Process.Type.Name(), h.Msg, imported(h.Imported)))
+		param := "local"
+		if v := h.Param(); v != nil {
+			param = v.Name()
+		}
+		if h.Local() != (h.Param() == nil) {
+			param += " (Local disagrees)"
+		}
+		lines = append(lines, fmt.Sprintf("handler %s.%s: %s %d %s%s", recv, fn.Name(), h.Process.Type.Name(), h.Msg, param, imported(h.Imported)))
 	}
 	for fn, c := range ann.Comms {
 		s := "comm " + fn.Name() + ": " + c.Kind.String()

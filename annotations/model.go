@@ -125,6 +125,15 @@ type Handler struct {
 // message.
 func (h *Handler) Local() bool { return h.Msg < 0 }
 
+// Param is the parameter that holds the received message, nil for a local
+// event.
+func (h *Handler) Param() *types.Var {
+	if h.Msg < 0 {
+		return nil
+	}
+	return h.Func.Signature().Params().At(h.Msg)
+}
+
 // ChanOf returns the //sync:peers or //sync:inbox annotation of the struct
 // field v, or nil.
 func (a *Annotations) ChanOf(v *types.Var) *ChanField {
