@@ -41,6 +41,10 @@ type resolver struct {
 	// foreign collects the annotations made here on other packages'
 	// declarations, exported as a ForeignFact.
 	foreign ForeignFact
+	// failed marks the types whose //sync:msg or process //sync:tag was
+	// reported, so that the directives that refer to them are not
+	// reported again for the same mistake.
+	failed map[*types.TypeName]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -55,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// The fast path: no directive, nothing to resolve or check.
 		return ann, nil
 	}
-	r := &resolver{pass: pass, ann: ann, fileOf: make(map[*Directive]*ast.File)}
+	r := &resolver{pass: pass, ann: ann, fileOf: make(map[*Directive]*ast.File), failed: make(map[*types.TypeName]bool)}
 	var dirs []*Directive
 	for _, f := range annotated {
 		ds, probs := ScanFile(f)

@@ -100,6 +100,8 @@ func (r *resolver) resolveProcess(d *Directive, attached map[*ast.CommentGroup]a
 	}
 	if ok {
 		r.ann.Processes[tn] = proc
+	} else {
+		r.failed[tn] = true
 	}
 }
 
@@ -152,6 +154,9 @@ func (r *resolver) resolveHandler(d *Directive, attached map[*ast.CommentGroup]a
 	}
 	proc := r.ann.ProcessOf(recv)
 	if proc == nil {
+		if n, ok := types.Unalias(deref(recv)).(*types.Named); ok && r.failed[n.Origin().Obj()] {
+			return // its //sync:tag is reported
+		}
 		r.errorf(d.Pos(), d.Comment.End(),
 			"//sync:handler on method %s of type %s, which has no //sync:tag: put //sync:tag F1,F2 in the doc comment of the process type",
 			fn.Name(), typeString(deref(recv), r.pass.Pkg))
@@ -230,6 +235,9 @@ func (r *resolver) resolveLocal(d *Directive, attached map[*ast.CommentGroup]att
 	}
 	m := r.ann.Msgs[tn]
 	if m == nil {
+		if r.failed[tn] {
+			return // its //sync:msg is reported
+		}
 		r.errorf(d.Pos(), d.Comment.End(),
 			"//sync:local on %s, which has no //sync:msg: a local condition qualifies a message type", tn.Name())
 		return

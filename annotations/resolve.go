@@ -61,6 +61,7 @@ func (r *resolver) resolveMsg(d *Directive, attached map[*ast.CommentGroup]attac
 	for _, it := range d.List {
 		c, ok := r.resolveComponent(d, tn, it)
 		if !ok {
+			r.failed[tn] = true // its //sync:local is not reported again
 			return
 		}
 		m.Components = append(m.Components, c)

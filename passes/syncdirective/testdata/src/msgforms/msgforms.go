@@ -216,3 +216,9 @@ func (BadLocal) Get() int { return 0 }
 var x int
 
 var _ ext.Conn
+
+// BadMsg has a bad mapping; its local condition is not reported again.
+//
+//sync:msg Nope // want `unknown field Nope: BadMsg has no field Nope`
+//sync:local Term==0
+type BadMsg struct{ Term uint64 }

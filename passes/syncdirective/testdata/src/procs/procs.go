@@ -174,3 +174,8 @@ func sendAll(m Message) {}
 func recv() Message { return Message{} }
 
 var _ ext.Conn
+
+// Step of Bad1 is not reported: the tag of Bad1 is.
+//
+//sync:handler
+func (b *Bad1) Step(m Message) {}
