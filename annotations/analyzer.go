@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/ccvet/ccvet/blob/main/docs/annotations.md",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Annotations](),
-	FactTypes:  []analysis.Fact{new(MsgFact), new(CommFact), new(ForeignFact)},
+	FactTypes:  []analysis.Fact{new(MsgFact), new(CommFact), new(ForeignFact), new(ProcessFact), new(HandlerFact)},
 }
 
 // DocsURL is the base of the documentation links in analyzer docs and
@@ -41,6 +41,10 @@ type resolver struct {
 	// foreign collects the annotations made here on other packages'
 	// declarations, exported as a ForeignFact.
 	foreign ForeignFact
+	// failed marks the types whose //sync:msg or process //sync:tag was
+	// reported, so that the directives that refer to them are not
+	// reported again for the same mistake.
+	failed map[*types.TypeName]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -55,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// The fast path: no directive, nothing to resolve or check.
 		return ann, nil
 	}
-	r := &resolver{pass: pass, ann: ann, fileOf: make(map[*Directive]*ast.File)}
+	r := &resolver{pass: pass, ann: ann, fileOf: make(map[*Directive]*ast.File), failed: make(map[*types.TypeName]bool)}
 	var dirs []*Directive
 	for _, f := range annotated {
 		ds, probs := ScanFile(f)
@@ -75,11 +79,27 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return out
 	}
-	// Messages first: communication functions and loops refer to them.
+	// Messages first: communication functions and loops refer to them;
+	// then process types, which handlers and stamping sends refer to.
 	attached := r.attachments(annotated)
 	for _, d := range byKind(KindMsg) {
 		r.resolveMsg(d, attached)
 	}
+	for _, d := range byKind(KindLocal) {
+		r.resolveLocal(d, attached)
+	}
+	var loopTags []*Directive
+	for _, d := range byKind(KindTag) {
+		if isProcessTag(d, attached) {
+			r.resolveProcess(d, attached)
+		} else {
+			loopTags = append(loopTags, d)
+		}
+	}
+	for _, d := range byKind(KindHandler) {
+		r.resolveHandler(d, attached)
+	}
+	r.checkProcesses()
 	for _, d := range dirs {
 		if d.Kind == KindSend || d.Kind == KindRecv {
 			r.resolveComm(d, attached)
@@ -90,7 +110,7 @@ func run(pass *analysis.Pass) (any, error) {
 			r.resolveChan(d, attached)
 		}
 	}
-	r.resolveLoops(byKind(KindTag))
+	r.resolveLoops(loopTags)
 	r.checkUses()
 	for _, d := range byKind(KindIgnore) {
 		r.resolveIgnore(d)
@@ -121,6 +141,21 @@ func (r *resolver) packages() map[string]*types.Package {
 func (r *resolver) importFacts() {
 	r.ann.Msgs = make(map[*types.TypeName]*Msg)
 	r.ann.Comms = make(map[*types.Func]*Comm)
+	r.ann.Processes = make(map[*types.TypeName]*Process)
+	r.ann.Handlers = make(map[*types.Func]*Handler)
+	// Handlers refer to their process, imported first.
+	var handlers []analysis.ObjectFact
+	var foreignHandlers []ForeignHandler
+	defer func() {
+		for _, of := range handlers {
+			r.importHandler(of.Object.(*types.Func), of.Fact.(*HandlerFact))
+		}
+		for _, fh := range foreignHandlers {
+			if fn, ok := r.lookupPath(fh.Pkg, fh.Path).(*types.Func); ok {
+				r.importHandler(fn, &fh.Fact)
+			}
+		}
+	}()
 	for _, of := range r.pass.AllObjectFacts() {
 		switch f := of.Fact.(type) {
 		case *MsgFact:
@@ -131,7 +166,17 @@ func (r *resolver) importFacts() {
 			}
 		case *CommFact:
 			if fn, ok := of.Object.(*types.Func); ok {
-				r.ann.Comms[fn] = &Comm{Func: fn, Kind: f.Kind, HasOK: f.HasOK, Pos: fn.Pos(), Imported: true}
+				r.ann.Comms[fn] = &Comm{Func: fn, Kind: f.Kind, HasOK: f.HasOK, Stamps: f.Stamps, Pos: fn.Pos(), Imported: true}
+			}
+		case *ProcessFact:
+			if tn, ok := of.Object.(*types.TypeName); ok {
+				if p, err := processFromFact(tn, f); err == nil {
+					r.ann.Processes[tn] = p
+				}
+			}
+		case *HandlerFact:
+			if _, ok := of.Object.(*types.Func); ok {
+				handlers = append(handlers, of)
 			}
 		}
 	}
@@ -149,9 +194,29 @@ func (r *resolver) importFacts() {
 		}
 		for _, fc := range f.Comms {
 			if fn, ok := r.lookupPath(fc.Pkg, fc.Path).(*types.Func); ok {
-				r.ann.Comms[fn] = &Comm{Func: fn, Kind: fc.Fact.Kind, HasOK: fc.Fact.HasOK, Pos: fn.Pos(), Imported: true}
+				r.ann.Comms[fn] = &Comm{Func: fn, Kind: fc.Fact.Kind, HasOK: fc.Fact.HasOK, Stamps: fc.Fact.Stamps, Pos: fn.Pos(), Imported: true}
 			}
 		}
+		for _, fp := range f.Processes {
+			if tn, ok := r.lookupPath(fp.Pkg, fp.Path).(*types.TypeName); ok {
+				if p, err := processFromFact(tn, &fp.Fact); err == nil {
+					r.ann.Processes[tn] = p
+				}
+			}
+		}
+		foreignHandlers = append(foreignHandlers, f.Handlers...)
+	}
+}
+
+// importHandler adds a handler a dependency annotated, if its process is
+// known.
+func (r *resolver) importHandler(fn *types.Func, f *HandlerFact) {
+	recv := recvType(fn)
+	if recv == nil {
+		return
+	}
+	if p := r.ann.ProcessOf(recv); p != nil {
+		r.ann.Handlers[fn] = &Handler{Func: fn, Process: p, Msg: f.Msg, Pos: fn.Pos(), Imported: true}
 	}
 }
 

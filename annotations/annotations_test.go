@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"sort"
 	"strings"
 	"testing"
 
@@ -75,6 +77,29 @@ func TestScanFile(t *testing.T) {
 		{src: "//sync:ignore syncmono", problem: "reason is mandatory"},
 		{src: "//sync:bogus", problem: "unknown directive //sync:bogus"},
 		{src: "// sync:msg A", problem: "write //sync:msg, with no space"},
+		{src: "//sync:tag pkg.T Hdr.View,Step", kind: annotations.KindTag, target: "pkg.T", list: []string{"Hdr.View", "Step"}},
+		{src: "//sync:tag p.Get()", problem: `"p.Get()" is a method call`},
+		{src: "//sync:msg Height(),ViewNumber()", kind: annotations.KindMsg, list: []string{"Height()", "ViewNumber()"}},
+		{src: "//sync:msg H,Type{A:B, C:pkg.D},_", kind: annotations.KindMsg, list: []string{"H", "Type{A:B, C:pkg.D}", "_"}},
+		{src: "//sync:msg pb.Vote Type(){A:B}", kind: annotations.KindMsg, target: "pb.Vote", list: []string{"Type(){A:B}"}},
+		{src: "//sync:msg Type{A}", problem: `enum mapping element "A" is not From:To`},
+		{src: "//sync:msg Type{A:B", problem: `enum mapping "Type{A:B" does not end with }`},
+		{src: "//sync:msg Type{A:1}", problem: `"1" in an enum mapping is not a constant name`},
+		{src: "//sync:msg Hdr.View()", problem: `method component "Hdr.View()" must be a method of the message itself`},
+		{src: "//sync:handler", kind: annotations.KindHandler},
+		{src: "//sync:handler pkg.(*T).Step", kind: annotations.KindHandler, target: "pkg.(*T).Step"},
+		{src: "//sync:handler a b", problem: "malformed //sync:handler"},
+		{src: "//sync:send stamps", kind: annotations.KindSend},
+		{src: "//sync:send (*T).send stamps", kind: annotations.KindSend, target: "(*T).send"},
+		{src: "//sync:recv stamps", problem: "stamps on //sync:recv"},
+		{src: "//sync:local Term==0", kind: annotations.KindLocal, list: []string{"Term", "0"}},
+		{src: "//sync:local pkg.T GetTerm() == -1 // local", kind: annotations.KindLocal, target: "pkg.T", list: []string{"GetTerm()", "-1"}},
+		{src: "//sync:local Type==pb.MsgHup", kind: annotations.KindLocal, list: []string{"Type", "pb.MsgHup"}},
+		{src: "//sync:local Term", problem: "malformed //sync:local"},
+		{src: "//sync:local Term==0==1", problem: "malformed //sync:local"},
+		{src: "//sync:local Term<0", problem: "malformed //sync:local"},
+		{src: "//sync:local Term==a+b", problem: `"a+b" is not a constant or an integer literal`},
+		{src: "//sync:local Type{A:B}==0", problem: "not an enum mapping"},
 		{src: "// sync:nothing here", kind: 0},
 		{src: "//go:generate x", kind: 0},
 	} {
@@ -132,6 +157,35 @@ func TestItemPositions(t *testing.T) {
 	}
 }
 
+// TestMapPositions checks that the items of an enum mapping point at
+// their own text, and that //sync:send stamps is recorded.
+func TestMapPositions(t *testing.T) {
+	src := "//sync:msg H, Type{ PrevoteType:RoundStepPrevote,pkg.B : pkg.C }"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", "package p\n"+src+"\n//sync:send stamps\n", parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, probs := annotations.ScanFile(f)
+	if len(probs) != 0 || len(dirs) != 2 {
+		t.Fatalf("got %d directives and problems %+v", len(dirs), probs)
+	}
+	var got []string
+	for _, p := range dirs[0].List[1].Map {
+		for _, it := range []*annotations.Item{p.From, p.To} {
+			off := fset.Position(it.Pos).Offset - len("package p\n")
+			got = append(got, it.Text+"@"+src[off:off+len(it.Text)])
+		}
+	}
+	want := "PrevoteType@PrevoteType RoundStepPrevote@RoundStepPrevote pkg.B@pkg.B pkg.C@pkg.C"
+	if strings.Join(got, " ") != want {
+		t.Errorf("map items %q, want %q", strings.Join(got, " "), want)
+	}
+	if !dirs[1].Stamps || dirs[0].Stamps {
+		t.Errorf("Stamps = %v, %v; want false, true", dirs[0].Stamps, dirs[1].Stamps)
+	}
+}
+
 // TestProblemFixes checks the suggested fixes of ScanFile's problems: the
 // comment each gives once applied, or none where the repair is not certain.
 func TestProblemFixes(t *testing.T) {
@@ -180,7 +234,7 @@ func TestProblemFixes(t *testing.T) {
 // FuzzScanFile checks that no comment text makes the scanner panic, and
 // that every item it returns and every fix edit lies inside its comment.
 func FuzzScanFile(f *testing.F) {
-	for _, s := range []string{"//sync:tag a,b", "//sync:msg p.T A,_", "//sync:ignore x y", "//sync:send pkg.(*T).M", "// sync:tag", "//sync:"} {
+	for _, s := range []string{"//sync:tag a,b", "//sync:msg p.T A,_", "//sync:ignore x y", "//sync:send pkg.(*T).M", "// sync:tag", "//sync:", "//sync:msg H(),T{A:B,C:D}", "//sync:local p.T F()==-1", "//sync:send stamps", "//sync:handler (*T).M"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -244,4 +298,157 @@ func TestChans(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+}
+
+// TestProcessForm checks the resolution of the process form and of the
+// message forms of real code, in the declaring package and, through
+// facts, in an importing one.
+func TestProcessForm(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), annotations.Analyzer, "handlers", "handleruse", "handleruse2")
+	want := map[string]string{
+		"handlers": strings.Join([]string{
+			"msg Message: GetTerm()=method GetTerm uint64 | Type{MsgVote:Candidate,MsgVoteResp:Candidate,MsgApp:Leader}=mapped Type MsgType->Role [1->1 2->1 3->2] | local GetTerm()==0 local Type==MsgApp",
+			"msg Payload: Height()=method Height uint32 | View()=method View byte | interface",
+			"process Node: hdr.Term [1 0] uint64 | role [2] Role enum 3",
+			"handler (*Node).OnAny: Node 1 v",
+			"handler (*Node).OnReceive: Node 0 p",
+			"handler (*Node).Step: Node 1 m",
+			"handler Node.Tick: Node -1 local",
+			"comm send: send stamps",
+		}, "\n"),
+		"handleruse": strings.Join([]string{
+			"msg Message: GetTerm()=method GetTerm uint64 | Type{MsgVote:Candidate,MsgVoteResp:Candidate,MsgApp:Leader}=mapped Type MsgType->Role [1->1 2->1 3->2] | local GetTerm()==0 local Type==MsgApp local From==0 imported",
+			"msg Payload: Height()=method Height uint32 | View()=method View byte | interface imported",
+			"process Driver: Hdr.Term [0 0] uint64 | Role [1] handlers.Role enum 3",
+			"process Node: hdr.Term [1 0] uint64 | role [2] Role enum 3 imported",
+			"process Replica: View [0] uint32",
+			"handler (*Driver).Run: Driver 0 m",
+			"handler (*Node).OnAny: Node 1 v imported",
+			"handler (*Node).OnReceive: Node 0 p imported",
+			"handler (*Node).Step: Node 1 m imported",
+			"handler (*Replica).OnTimeout: Replica -1 local",
+			"handler Node.Tick: Node -1 local imported",
+			"comm send: send stamps imported",
+		}, "\n"),
+		"handleruse2": strings.Join([]string{
+			"msg Message: GetTerm()=method GetTerm uint64 | Type{MsgVote:Candidate,MsgVoteResp:Candidate,MsgApp:Leader}=mapped Type MsgType->Role [1->1 2->1 3->2] | local GetTerm()==0 local Type==MsgApp local From==0 imported",
+			"msg Payload: Height()=method Height uint32 | View()=method View byte | interface imported",
+			"process Driver: Hdr.Term [0 0] uint64 | Role [1] handlers.Role enum 3 imported",
+			"process Node: hdr.Term [1 0] uint64 | role [2] Role enum 3 imported",
+			"process Replica: View [0] uint32 imported",
+			"handler (*Driver).Run: Driver 0 m imported",
+			"handler (*Node).OnAny: Node 1 v imported",
+			"handler (*Node).OnReceive: Node 0 p imported",
+			"handler (*Node).Step: Node 1 m imported",
+			"handler (*Replica).OnTimeout: Replica -1 local imported",
+			"handler Node.Tick: Node -1 local imported",
+			"comm send: send stamps imported",
+		}, "\n"),
+	}
+	for _, res := range results {
+		ann := res.Result.(*annotations.Annotations)
+		name := res.Action.Package.Types.Name()
+		if len(ann.Problems) != 0 {
+			t.Fatalf("%s: unexpected problems: %+v", name, ann.Problems)
+		}
+		if got := renderProcessForm(ann); got != want[name] {
+			t.Errorf("%s:\n%s\nwant:\n%s", name, got, want[name])
+		}
+	}
+}
+
+// renderProcessForm renders what TestProcessForm checks, one sorted line
+// per message type, process, handler and communication function.
+func renderProcessForm(ann *annotations.Annotations) string {
+	imported := func(b bool) string {
+		if b {
+			return " imported"
+		}
+		return ""
+	}
+	var lines []string
+	for tn, m := range ann.Msgs {
+		var comps []string
+		for _, c := range m.Components {
+			s := c.Text + "="
+			switch c.Kind {
+			case annotations.Method:
+				s += "method " + c.Method.Name() + " " + c.Type().String()
+			case annotations.Mapped:
+				s += fmt.Sprintf("mapped %s %s->%s [", c.Fields[0].Name(), types.TypeString(c.Map.From, types.RelativeTo(tn.Pkg())), types.TypeString(c.Map.To, types.RelativeTo(tn.Pkg())))
+				for i, p := range c.Map.Pairs {
+					if i > 0 {
+						s += " "
+					}
+					s += p.FromValue.String() + "->" + p.ToValue.String()
+				}
+				s += "]"
+			default:
+				s += fmt.Sprint(c.Kind)
+			}
+			comps = append(comps, s)
+		}
+		line := "msg " + tn.Name() + ": " + strings.Join(comps, " | ")
+		if len(m.Locals) > 0 {
+			line += " |"
+			for _, lc := range m.Locals {
+				line += " local " + lc.Text
+			}
+		}
+		if m.Interface() {
+			line += " | interface"
+		}
+		lines = append(lines, line+imported(m.Imported))
+	}
+	for tn, p := range ann.Processes {
+		if ann.ProcessOf(types.NewPointer(tn.Type())) != p {
+			lines = append(lines, "ProcessOf(*"+tn.Name()+") is not its process")
+		}
+		var vars []string
+		for _, v := range p.Vars {
+			s := fmt.Sprintf("%s %v %s", v.Name, v.FieldIndex, types.TypeString(v.Type, types.RelativeTo(tn.Pkg())))
+			if v.Enum != nil {
+				s += fmt.Sprintf(" enum %d", len(v.Enum.Consts))
+			}
+			vars = append(vars, s)
+		}
+		lines = append(lines, "process "+tn.Name()+": "+strings.Join(vars, " | ")+imported(p.Imported))
+	}
+	for fn, h := range ann.Handlers {
+		if ann.HandlerOf(fn) != h {
+			lines = append(lines, "HandlerOf("+fn.Name()+") is not its handler")
+		}
+		recv := types.TypeString(fn.Signature().Recv().Type(), func(*types.Package) string { return "" })
+		if strings.HasPrefix(recv, "*") {
+			recv = "(" + recv + ")"
+		}
+		param := "local"
+		if v := h.Param(); v != nil {
+			param = v.Name()
+		}
+		if h.Local() != (h.Param() == nil) {
+			param += " (Local disagrees)"
+		}
+		lines = append(lines, fmt.Sprintf("handler %s.%s: %s %d %s%s", recv, fn.Name(), h.Process.Type.Name(), h.Msg, param, imported(h.Imported)))
+	}
+	for fn, c := range ann.Comms {
+		s := "comm " + fn.Name() + ": " + c.Kind.String()
+		if c.Stamps {
+			s += " stamps"
+		}
+		lines = append(lines, s+imported(c.Imported))
+	}
+	sort.SliceStable(lines, func(i, j int) bool {
+		return order(lines[i]) < order(lines[j]) || order(lines[i]) == order(lines[j]) && lines[i] < lines[j]
+	})
+	return strings.Join(lines, "\n")
+}
+
+func order(line string) int {
+	for i, p := range []string{"msg ", "process ", "handler ", "comm "} {
+		if strings.HasPrefix(line, p) {
+			return i
+		}
+	}
+	return 4
 }

@@ -16,25 +16,29 @@ type Kind int
 
 // The directive kinds. Version 1 of the language has tag, msg, send,
 // recv and ignore; version 2 adds peers and inbox, which only make-HO
-// reads.
+// reads, and handler and local, of the process form.
 const (
-	KindTag    Kind = iota + 1 // //sync:tag V1,V2,...
-	KindMsg                    // //sync:msg [pkg.Type] F1,F2,...
-	KindSend                   // //sync:send [pkg.Func]
-	KindRecv                   // //sync:recv [pkg.Func]
-	KindIgnore                 // //sync:ignore ANALYZER reason
-	KindPeers                  // //sync:peers [From,Msg], on a struct field
-	KindInbox                  // //sync:inbox [From,Msg], on a struct field
+	KindTag     Kind = iota + 1 // //sync:tag V1,V2,...
+	KindMsg                     // //sync:msg [pkg.Type] F1,F2,...
+	KindSend                    // //sync:send [pkg.Func]
+	KindRecv                    // //sync:recv [pkg.Func]
+	KindIgnore                  // //sync:ignore ANALYZER reason
+	KindPeers                   // //sync:peers [From,Msg], on a struct field
+	KindInbox                   // //sync:inbox [From,Msg], on a struct field
+	KindHandler                 // //sync:handler [pkg.(*T).Method]
+	KindLocal                   // //sync:local [pkg.T] F==C
 )
 
 var kindNames = map[string]Kind{
-	"tag":    KindTag,
-	"msg":    KindMsg,
-	"send":   KindSend,
-	"recv":   KindRecv,
-	"ignore": KindIgnore,
-	"peers":  KindPeers,
-	"inbox":  KindInbox,
+	"tag":     KindTag,
+	"msg":     KindMsg,
+	"send":    KindSend,
+	"recv":    KindRecv,
+	"ignore":  KindIgnore,
+	"peers":   KindPeers,
+	"inbox":   KindInbox,
+	"handler": KindHandler,
+	"local":   KindLocal,
 }
 
 // String returns the directive as written, e.g. "//sync:tag".
@@ -67,19 +71,37 @@ type Directive struct {
 	List []*Item
 	// Reason is the free text of //sync:ignore.
 	Reason string
+	// Stamps reports "//sync:send stamps": the send puts the process's
+	// current tag on every message it sends.
+	Stamps bool
 }
 
 // Pos is the position of the directive's comment.
 func (d *Directive) Pos() token.Pos { return d.Comment.Slash }
 
 // An Item is one argument of a directive: a dotted path such as p.ballot,
-// View.Round, pkg.(*T).Method, or the blank _.
+// View.Round, pkg.(*T).Method, the blank _, a method call Height(), an
+// enum mapping Type{PrevoteType:RoundStepPrevote}, or (the right-hand side
+// of //sync:local) an integer literal.
 type Item struct {
 	Text string
 	Pos  token.Pos
 	// Path is Text split at dots; for a method expression (*T).M the
 	// receiver segment keeps its parentheses and star: ["pkg", "(*T)", "M"].
+	// It leaves out the parentheses of Call and the braces of Map, and is
+	// nil for an integer literal.
 	Path []string
+	// Call reports a method component written with parentheses: Height().
+	Call bool
+	// Map holds the pairs of an enum mapping Path{From:To,...}, in order;
+	// nil when the item has no braces.
+	Map []*MapPair
+}
+
+// A MapPair is one From:To of an enum mapping: a constant of the
+// message's enum and the round constant it stands for.
+type MapPair struct {
+	From, To *Item
 }
 
 // End is the position just after the item.
@@ -185,7 +207,7 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 	kind, ok := kindNames[name]
 	if !ok {
 		p := problemf(c.Slash, c.End(),
-			"unknown directive %s%s (known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox)", Prefix, name)
+			"unknown directive %s%s (known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox, //sync:handler, //sync:local)", Prefix, name)
 		p.Fixes = nameFixes(c, body)
 		return nil, []Problem{p}
 	}
@@ -207,9 +229,18 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 	switch kind {
 	case KindTag:
 		if len(fields) == 0 {
-			return nil, []Problem{usage(c, kind, "//sync:tag V1,V2[,...] lists the loop's synchronization variables, phase first")}
+			return nil, []Problem{usage(c, kind, "//sync:tag V1,V2[,...] lists the loop's (or, in a struct type's doc comment, the process type's) synchronization variables, phase first, or //sync:tag pkg.T F1,F2[,...]")}
 		}
-		list, probs := parseList(rest(0), false)
+		first := 0
+		if isTargetForm(fields) {
+			t, err := parseTarget(fields[0])
+			if err != nil {
+				return nil, []Problem{*err}
+			}
+			d.Target = t
+			first = 1
+		}
+		list, probs := parseList(rest(first), false)
 		if probs != nil {
 			return nil, probs
 		}
@@ -219,7 +250,7 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 			return nil, []Problem{usage(c, kind, "//sync:msg F1,F2[,...] in a type's doc comment, or //sync:msg pkg.Type F1,F2[,...]")}
 		}
 		first := 0
-		if len(fields) >= 2 && !strings.Contains(fields[0].Text, ",") && !strings.HasPrefix(fields[1].Text, ",") {
+		if isTargetForm(fields) {
 			t, err := parseTarget(fields[0])
 			if err != nil {
 				return nil, []Problem{*err}
@@ -233,6 +264,14 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 		}
 		d.List = list
 	case KindSend, KindRecv:
+		if n := len(fields); n > 0 && fields[n-1].Text == "stamps" {
+			if kind == KindRecv {
+				return nil, []Problem{problemf(fields[n-1].Pos, fields[n-1].Pos+token.Pos(len("stamps")),
+					"stamps on //sync:recv: only a send stamps the messages it sends (//sync:send stamps)")}
+			}
+			d.Stamps = true
+			fields = fields[:n-1]
+		}
 		switch len(fields) {
 		case 0:
 		case 1:
@@ -242,7 +281,24 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 			}
 			d.Target = t
 		default:
-			return nil, []Problem{usage(c, kind, kind.String()+" in a function's doc comment, or "+kind.String()+" pkg.Func, pkg.T.Method or pkg.(*T).Method")}
+			return nil, []Problem{usage(c, kind, kind.String()+" in a function's doc comment, or "+kind.String()+" pkg.Func, pkg.T.Method or pkg.(*T).Method, optionally followed by stamps for a send")}
+		}
+	case KindHandler:
+		switch len(fields) {
+		case 0:
+		case 1:
+			t, err := parseTarget(fields[0])
+			if err != nil {
+				return nil, []Problem{*err}
+			}
+			d.Target = t
+		default:
+			return nil, []Problem{usage(c, kind, "//sync:handler in a method's doc comment, or //sync:handler pkg.(*T).Method")}
+		}
+	case KindLocal:
+		probs := parseLocal(d, args, argsPos)
+		if probs != nil {
+			return nil, probs
 		}
 	case KindPeers, KindInbox:
 		switch len(fields) {
@@ -370,12 +426,176 @@ func splitFields(s string, pos token.Pos) []field {
 	return out
 }
 
+// isTargetForm reports whether a directive's first argument names a
+// declaration (//sync:msg pkg.T F1,F2): it is followed by another argument
+// and neither is part of a comma-separated list.
+func isTargetForm(fields []field) bool {
+	return len(fields) >= 2 && !strings.Contains(fields[0].Text, ",") && !strings.HasPrefix(fields[1].Text, ",")
+}
+
+// parseLocal parses the arguments of //sync:local [pkg.T] F==C into
+// d.Target and d.List = [F, C].
+func parseLocal(d *Directive, args string, argsPos token.Pos) []Problem {
+	malformed := func() []Problem {
+		return []Problem{usage(d.Comment, KindLocal, "//sync:local F==C in a message type's doc comment, or //sync:local pkg.T F==C, with F a field path or method Name() of the message and C a constant or an integer literal")}
+	}
+	i := strings.Index(args, "==")
+	if i < 0 || strings.Count(args, "==") != 1 {
+		return malformed()
+	}
+	left := splitFields(args[:i], argsPos)
+	right := splitFields(args[i+2:], argsPos+token.Pos(i+2))
+	if len(left) == 0 || len(left) > 2 || len(right) != 1 {
+		return malformed()
+	}
+	if len(left) == 2 {
+		t, err := parseTarget(left[0])
+		if err != nil {
+			return []Problem{*err}
+		}
+		d.Target = t
+		left = left[1:]
+	}
+	f, probs := parseItem(left[0].Text, left[0].Pos, true)
+	if probs != nil {
+		return probs
+	}
+	if f.Map != nil {
+		return []Problem{problemf(f.Pos, f.End(), "//sync:local tests a field or method of the message, not an enum mapping")}
+	}
+	c := &Item{Text: right[0].Text, Pos: right[0].Pos}
+	if !isIntLiteral(c.Text) {
+		path := strings.Split(c.Text, ".")
+		for _, seg := range path {
+			if !isIdent(seg) || len(path) > 2 {
+				return []Problem{problemf(c.Pos, c.End(), "%q is not a constant or an integer literal (want a name such as 0, MsgHup or raftpb.MsgHup)", c.Text)}
+			}
+		}
+		c.Path = path
+	}
+	d.List = []*Item{f, c}
+	return nil
+}
+
+// isIntLiteral reports whether s is a decimal, hexadecimal, octal or
+// binary integer literal, possibly negative.
+func isIntLiteral(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' || r == 'x' || r == 'X' || r == 'o' || r == 'O' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// splitTop splits s at the commas outside braces.
+func splitTop(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// parseItem parses one element of a list: a dotted path, optionally
+// followed by () (a method) and then by an enum mapping {A:B,...}, both
+// only where allowCall is set.
+func parseItem(part string, pos token.Pos, allowCall bool) (*Item, []Problem) {
+	it := &Item{Text: part, Pos: pos}
+	bad := func() []Problem {
+		return []Problem{problemf(pos, pos+token.Pos(len(part)),
+			"%q is not a variable, field path or constant (want a name such as ballot, p.ballot or View.Round)", part)}
+	}
+	head := part
+	if i := strings.IndexByte(part, '{'); i >= 0 {
+		if !allowCall {
+			return nil, bad()
+		}
+		if !strings.HasSuffix(part, "}") {
+			return nil, []Problem{problemf(pos, pos+token.Pos(len(part)), "enum mapping %q does not end with }", part)}
+		}
+		pairs, probs := parseMap(part[i+1:len(part)-1], pos+token.Pos(i+1))
+		if probs != nil {
+			return nil, probs
+		}
+		it.Map = pairs
+		head = strings.TrimSpace(part[:i])
+	}
+	if h, ok := strings.CutSuffix(head, "()"); ok {
+		if !allowCall {
+			return nil, []Problem{problemf(pos, pos+token.Pos(len(part)),
+				"%q is a method call: a synchronization variable must be a variable or a field path", part)}
+		}
+		it.Call, head = true, h
+	}
+	it.Path = strings.Split(head, ".")
+	for _, seg := range it.Path {
+		if !isIdent(seg) {
+			return nil, bad()
+		}
+	}
+	if it.Call && len(it.Path) > 1 {
+		return nil, []Problem{problemf(pos, pos+token.Pos(len(part)),
+			"method component %q must be a method of the message itself (Name()), not of one of its fields", part)}
+	}
+	return it, nil
+}
+
+// parseMap parses the pairs From:To of an enum mapping; s is the text
+// between the braces, at pos.
+func parseMap(s string, pos token.Pos) ([]*MapPair, []Problem) {
+	var pairs []*MapPair
+	off := 0
+	for _, raw := range strings.Split(s, ",") {
+		at := pos + token.Pos(off)
+		off += len(raw) + 1
+		from, to, ok := strings.Cut(raw, ":")
+		if !ok {
+			return nil, []Problem{problemf(at, at+token.Pos(len(raw)), "enum mapping element %q is not From:To (a constant of the message's enum, a colon, a round constant)", strings.TrimSpace(raw))}
+		}
+		var items [2]*Item
+		for k, side := range []string{from, to} {
+			lead := len(side) - len(strings.TrimLeft(side, " \t"))
+			text := strings.TrimSpace(side)
+			p := at + token.Pos(lead)
+			if k == 1 {
+				p += token.Pos(len(from) + 1)
+			}
+			path := strings.Split(text, ".")
+			for _, seg := range path {
+				if !isIdent(seg) || len(path) > 2 {
+					return nil, []Problem{problemf(p, p+token.Pos(max(len(text), 1)), "%q in an enum mapping is not a constant name (want Name or pkg.Name)", text)}
+				}
+			}
+			items[k] = &Item{Text: text, Pos: p, Path: path}
+		}
+		pairs = append(pairs, &MapPair{From: items[0], To: items[1]})
+	}
+	return pairs, nil
+}
+
 // parseList splits a comma-separated list of dotted paths; spaces may
-// follow the commas.
+// follow the commas. allowBlank admits the forms of //sync:msg: _, method
+// components and enum mappings.
 func parseList(f field, allowBlank bool) ([]*Item, []Problem) {
 	var items []*Item
 	off := 0
-	for _, raw := range strings.Split(f.Text, ",") {
+	for _, raw := range splitTop(f.Text) {
 		lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
 		part := strings.TrimSpace(raw)
 		pos := f.Pos + token.Pos(off+lead)
@@ -390,14 +610,11 @@ func parseList(f field, allowBlank bool) ([]*Item, []Problem) {
 			items = append(items, &Item{Text: part, Pos: pos, Path: []string{"_"}})
 			continue
 		}
-		path := strings.Split(part, ".")
-		for _, seg := range path {
-			if !isIdent(seg) {
-				return nil, []Problem{problemf(pos, pos+token.Pos(len(part)),
-					"%q is not a variable, field path or constant (want a name such as ballot, p.ballot or View.Round)", part)}
-			}
+		it, probs := parseItem(part, pos, allowBlank)
+		if probs != nil {
+			return nil, probs
 		}
-		items = append(items, &Item{Text: part, Pos: pos, Path: path})
+		items = append(items, it)
 	}
 	return items, nil
 }

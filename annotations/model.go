@@ -26,6 +26,13 @@ type Annotations struct {
 	// Chans maps each struct field annotated //sync:peers or //sync:inbox
 	// (version 2 of the language) to its annotation.
 	Chans map[*types.Var]*ChanField
+	// Processes maps each process type, a struct type with //sync:tag in
+	// its doc comment or named by //sync:tag pkg.T (declared here or
+	// imported), to its tag.
+	Processes map[*types.TypeName]*Process
+	// Handlers maps each //sync:handler method (declared here or
+	// imported) to its annotation.
+	Handlers map[*types.Func]*Handler
 	// Problems are the malformed or unresolvable directives; the
 	// syncdirective analyzer reports them.
 	Problems []Problem
@@ -45,6 +52,86 @@ func (a *Annotations) MsgOf(t types.Type) *Msg {
 		return a.Msgs[n.Origin().Obj()]
 	}
 	return nil
+}
+
+// ProcessOf returns the tag of process type t, of a pointer to one, or of
+// an instance of a generic one; nil if t is no process type.
+func (a *Annotations) ProcessOf(t types.Type) *Process {
+	if a == nil || len(a.Processes) == 0 || t == nil {
+		return nil
+	}
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	if n, ok := t.(*types.Named); ok {
+		return a.Processes[n.Origin().Obj()]
+	}
+	return nil
+}
+
+// HandlerOf returns the //sync:handler annotation of method fn, or nil.
+func (a *Annotations) HandlerOf(fn *types.Func) *Handler {
+	if a == nil || fn == nil || len(a.Handlers) == 0 {
+		return nil
+	}
+	return a.Handlers[fn.Origin()]
+}
+
+// A Process is a process type of the process form: a struct type whose
+// doc comment holds //sync:tag F1,F2,... (or that //sync:tag pkg.T
+// F1,F2,... names). Its handlers are the entry points the driver calls.
+type Process struct {
+	Type *types.TypeName
+	// Vars are the synchronization variables, phase first, as field paths
+	// of a value of Type: Root is nil, Fields and FieldIndex start at the
+	// struct (the receiver of a handler, dereferenced).
+	Vars []*SyncVar
+	// Directive is the //sync:tag; nil for an imported process.
+	Directive *Directive
+	// Pos is the directive's position, or the type's when imported.
+	Pos token.Pos
+	// Imported reports whether the tag came from a dependency's facts.
+	Imported bool
+}
+
+// TagString renders the process's tag as written, e.g. "term,role".
+func (p *Process) TagString() string {
+	names := make([]string, len(p.Vars))
+	for i, v := range p.Vars {
+		names[i] = v.Name
+	}
+	return strings.Join(names, ",")
+}
+
+// A Handler is a method annotated //sync:handler: an entry point of a
+// process that the driver calls. The process is at a communication point
+// at its entry and at its exit.
+type Handler struct {
+	Func    *types.Func
+	Process *Process
+	// Msg is the index in Func's parameters (receiver excluded) of the
+	// received message, or -1 for a local event (a tick, a timeout, a
+	// client request).
+	Msg int
+	// Pos is the directive's position, or the method's when imported.
+	Pos token.Pos
+	// Imported reports whether the annotation came from a dependency's
+	// facts.
+	Imported bool
+}
+
+// Local reports whether the handler is a local event: it receives no
+// message.
+func (h *Handler) Local() bool { return h.Msg < 0 }
+
+// Param is the parameter that holds the received message, nil for a local
+// event.
+func (h *Handler) Param() *types.Var {
+	if h.Msg < 0 {
+		return nil
+	}
+	return h.Func.Signature().Params().At(h.Msg)
 }
 
 // ChanOf returns the //sync:peers or //sync:inbox annotation of the struct
@@ -99,10 +186,14 @@ type SyncVar struct {
 	Name string
 	Pos  token.Pos
 	// Root is the variable the path starts from (a local, parameter,
-	// receiver or package-level variable).
+	// receiver or package-level variable); nil for a variable of a
+	// [Process], whose path starts at the process value.
 	Root *types.Var
 	// Fields are the fields selected from Root, embedded fields included.
 	Fields []*types.Var
+	// FieldIndex are the struct field indices of Fields; set for the
+	// variables of a [Process] only.
+	FieldIndex []int
 	// Type is the variable's type, an integer type.
 	Type types.Type
 	// Enum lists the constants of Type, in order, when Type is a defined
@@ -139,6 +230,32 @@ type Msg struct {
 	Pos token.Pos
 	// Imported reports whether the mapping came from a dependency's facts.
 	Imported bool
+	// Locals are the conditions of its //sync:local directives: a message
+	// for which one holds is a local event of the process, not a network
+	// message.
+	Locals []*LocalCond
+	// localsHere reports that this package added a //sync:local to an
+	// imported mapping, which it then exports again.
+	localsHere bool
+}
+
+// Interface reports whether the message type is an interface type, whose
+// components are then methods (or constants, or _).
+func (m *Msg) Interface() bool { return types.IsInterface(m.Type.Type()) }
+
+// A LocalCond is the condition F==C of a //sync:local directive.
+type LocalCond struct {
+	// Text is the condition as written, e.g. "Term==0".
+	Text string
+	// Left is the value tested, a Field or a Method component.
+	Left Component
+	// Value is the constant compared with; Const names it, nil for an
+	// integer literal or an imported constant whose package is not
+	// visible.
+	Value constant.Value
+	Const *types.Const
+	// Pos is the directive's position, or the type's when imported.
+	Pos token.Pos
 }
 
 // Partial reports whether the mapping leaves a synchronization variable
@@ -163,11 +280,21 @@ func (m *Msg) Name(pkg *types.Package) string {
 // ComponentKind says how a message carries one tag component.
 type ComponentKind int
 
-// The component kinds.
+// The component kinds. An engine that meets a kind it does not handle
+// must take the component's value as unknown.
 const (
 	Field  ComponentKind = iota + 1 // a field path of the message
 	Const                           // a constant: every message of the type has this value
 	Absent                          // _: not carried
+	// Method is a method of the message with no arguments and one
+	// integer result, written Name(): the component is what it returns
+	// (a getter, GetTerm(), or a method of an interface message).
+	Method
+	// Mapped is a field path or a method whose value, a constant of the
+	// message's own enum, stands for a round constant of another enum
+	// (Type{PrevoteType:RoundStepPrevote,...}): the component is Map's
+	// image of that value.
+	Mapped
 )
 
 // A Component is one position of a message's tag mapping.
@@ -175,18 +302,24 @@ type Component struct {
 	Kind ComponentKind
 	// Text is the component as written, e.g. "View.Round".
 	Text string
-	// Fields is the path of fields for Kind == Field, embedded fields
-	// included; FieldIndex the corresponding struct field indices.
+	// Fields is the path of fields for Kind == Field, and for Mapped over
+	// a field, embedded fields included; FieldIndex the corresponding
+	// struct field indices.
 	Fields     []*types.Var
 	FieldIndex []int
 	// Const and Value give the constant for Kind == Const. Const is nil
 	// when the constant's package is not among the imports.
 	Const *types.Const
 	Value constant.Value
+	// Method is the method for Kind == Method, and for Mapped over a
+	// method (Type(){...}).
+	Method *types.Func
+	// Map is the enum mapping of Kind == Mapped.
+	Map *EnumMap
 }
 
-// Type is the component's type (nil for Absent, or an imported constant
-// whose package is not visible).
+// Type is the component's type: for Mapped, the round enum it maps onto
+// (nil for Absent, or an imported constant whose package is not visible).
 func (c *Component) Type() types.Type {
 	switch c.Kind {
 	case Field:
@@ -195,8 +328,54 @@ func (c *Component) Type() types.Type {
 		if c.Const != nil {
 			return c.Const.Type()
 		}
+	case Method:
+		return c.Method.Signature().Results().At(0).Type()
+	case Mapped:
+		return c.Map.To
 	}
 	return nil
+}
+
+// SourceType is the type of the value the message holds: the field's or
+// the method result's type, for Mapped the message's own enum; nil for
+// Const and Absent.
+func (c *Component) SourceType() types.Type {
+	switch {
+	case c.Method != nil:
+		return c.Method.Signature().Results().At(0).Type()
+	case len(c.Fields) > 0:
+		return c.Fields[len(c.Fields)-1].Type()
+	}
+	return nil
+}
+
+// An EnumMap maps the constants of a message's enum onto round constants.
+type EnumMap struct {
+	// From is the message's enum type, To the round's (nil when the
+	// mapping came from facts and To's package is not visible).
+	From, To types.Type
+	// Pairs lists the mapping in the order written; every constant of
+	// From has one.
+	Pairs []EnumPair
+}
+
+// An EnumPair maps one constant of the message's enum to a round constant.
+type EnumPair struct {
+	// From and To name the constants as written; FromConst and ToConst
+	// are nil when they came from facts and their package is not visible.
+	From, To           string
+	FromConst, ToConst *types.Const
+	FromValue, ToValue constant.Value
+}
+
+// Lookup returns the round constant that the message value v stands for.
+func (m *EnumMap) Lookup(v constant.Value) (constant.Value, bool) {
+	for _, p := range m.Pairs {
+		if constant.Compare(p.FromValue, token.EQL, v) {
+			return p.ToValue, true
+		}
+	}
+	return nil, false
 }
 
 // CommKind says whether a function sends or receives.
@@ -222,6 +401,10 @@ type Comm struct {
 	// HasOK reports, for a receive, whether its last result is a bool or
 	// an error that tells "nothing received" (a timeout).
 	HasOK bool
+	// Stamps reports "//sync:send stamps": the send, a method of a
+	// process type, puts the process's current tag on every message it
+	// sends, so the messages handed to it need not carry it.
+	Stamps bool
 	// Pos is the directive's position, or the function's when imported.
 	Pos token.Pos
 	// Imported reports whether the annotation came from a dependency's facts.
@@ -334,7 +517,7 @@ func fieldPath(t types.Type, pkg *types.Package, root string, path []string) (fi
 		case nil:
 			return nil, nil, fmt.Errorf("unknown field %s: %s has no field %s", full, typeString(t, pkg), name)
 		case *types.Func:
-			return nil, nil, fmt.Errorf("%s is a method, not a field: version 1 of the language needs the field itself", upto(i+1))
+			return nil, nil, errMethod{fmt.Sprintf("%s is a method, not a field", upto(i+1))}
 		case *types.Var:
 			// Walk idx to record embedded fields too.
 			cur := t
@@ -353,6 +536,11 @@ func fieldPath(t types.Type, pkg *types.Package, root string, path []string) (fi
 	}
 	return fields, index, nil
 }
+
+// errMethod is the error of a field path that names a method.
+type errMethod struct{ msg string }
+
+func (e errMethod) Error() string { return e.msg }
 
 func deref(t types.Type) types.Type {
 	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {

@@ -1,6 +1,7 @@
 package annotations
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -45,8 +46,10 @@ func (r *resolver) resolveMsg(d *Directive, attached map[*ast.CommentGroup]attac
 		}
 		tn = n.Obj()
 	}
-	if _, ok := tn.Type().Underlying().(*types.Struct); !ok {
-		r.errorf(d.Pos(), d.Comment.End(), "message type %s is not a struct type", tn.Name())
+	switch tn.Type().Underlying().(type) {
+	case *types.Struct, *types.Interface:
+	default:
+		r.errorf(d.Pos(), d.Comment.End(), "message type %s is not a struct or interface type", tn.Name())
 		return
 	}
 	if prev, ok := r.ann.Msgs[tn]; ok && !prev.Imported {
@@ -58,51 +61,170 @@ func (r *resolver) resolveMsg(d *Directive, attached map[*ast.CommentGroup]attac
 	for _, it := range d.List {
 		c, ok := r.resolveComponent(d, tn, it)
 		if !ok {
+			r.failed[tn] = true // its //sync:local is not reported again
 			return
 		}
 		m.Components = append(m.Components, c)
 	}
 	r.ann.Msgs[tn] = m
-	if tn.Pkg() != r.pass.Pkg {
-		if path, err := objectpath.For(tn); err == nil {
-			r.foreign.Msgs = append(r.foreign.Msgs, ForeignMsg{Pkg: tn.Pkg().Path(), Path: path, Fact: *msgFact(m)})
-		}
-	}
 }
 
 // resolveComponent resolves one element of a //sync:msg list: _, a field
-// path of the message, or a constant.
+// path of the message, a method Name(), a constant, or a field or method
+// with an enum mapping.
 func (r *resolver) resolveComponent(d *Directive, tn *types.TypeName, it *Item) (Component, bool) {
 	c := Component{Text: it.Text}
 	if it.Text == "_" {
 		c.Kind = Absent
 		return c, true
 	}
+	if it.Call {
+		fn, ok := r.methodComponent(tn, it)
+		if !ok {
+			return c, false
+		}
+		c.Kind, c.Method = Method, fn
+		return r.mapComponent(d, it, c)
+	}
 	fields, index, ferr := fieldPath(tn.Type(), r.pass.Pkg, "", it.Path)
 	if ferr == nil {
 		t := fields[len(fields)-1].Type()
 		if !isInteger(t) {
-			r.itemErrorf(it, "field %s.%s has type %s: a tag component must have an integer type",
-				typeString(tn.Type(), r.pass.Pkg), it.Text, typeString(t, r.pass.Pkg))
+			r.itemErrorf(it, "field %s.%s has type %s: a tag component must have an integer type (for a pointer field, name its getter: Get%s())",
+				typeString(tn.Type(), r.pass.Pkg), pathText(it), typeString(t, r.pass.Pkg), it.Path[len(it.Path)-1])
 			return c, false
 		}
 		c.Kind, c.Fields, c.FieldIndex = Field, fields, index
-		return c, true
+		return r.mapComponent(d, it, c)
 	}
-	if k := r.lookupConst(d, it); k != nil {
-		if !isInteger(k.Type()) || k.Val().Kind() != constant.Int {
-			r.itemErrorf(it, "constant %s is not an integer constant", it.Text)
-			return c, false
+	if it.Map == nil {
+		if k := r.lookupConst(d, it); k != nil {
+			if !isInteger(k.Type()) || k.Val().Kind() != constant.Int {
+				r.itemErrorf(it, "constant %s is not an integer constant", it.Text)
+				return c, false
+			}
+			c.Kind, c.Const, c.Value = Const, k, k.Val()
+			return c, true
 		}
-		c.Kind, c.Const, c.Value = Const, k, k.Val()
-		return c, true
 	}
-	if strings.Contains(ferr.Error(), "is a method") {
-		r.itemErrorf(it, "%v", ferr)
+	if _, ok := ferr.(errMethod); ok {
+		r.itemErrorf(it, "%v: write %s() to read the tag through the method", ferr, pathText(it))
 	} else {
-		r.itemErrorf(it, "%v, and no constant %s is in scope (a component is a field path of the message, a constant of the round type, or _)", ferr, it.Text)
+		r.itemErrorf(it, "%v, and no constant %s is in scope (a component is a field path of the message, a method Name(), a constant of the round type, or _)", ferr, it.Text)
 	}
 	return c, false
+}
+
+// pathText is the dotted path of an item, without () and {...}.
+func pathText(it *Item) string { return strings.Join(it.Path, ".") }
+
+// methodComponent resolves the method of a component Name(): a method of
+// the message type (or of a pointer to it) with no parameters and one
+// integer result.
+func (r *resolver) methodComponent(tn *types.TypeName, it *Item) (*types.Func, bool) {
+	name := it.Path[0]
+	obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, r.pass.Pkg, name)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		what := "no method"
+		if obj != nil {
+			what = "a field, not a method,"
+		}
+		r.itemErrorf(it, "%s has %s %s: a method component names a method of the message with no arguments and an integer result",
+			typeString(tn.Type(), r.pass.Pkg), what, name)
+		if obj != nil {
+			r.ann.Problems[len(r.ann.Problems)-1].Message = fmt.Sprintf("%s.%s is a field, not a method: write %s without parentheses",
+				typeString(tn.Type(), r.pass.Pkg), name, name)
+		}
+		return nil, false
+	}
+	sig := fn.Signature()
+	if sig.Params().Len() != 0 || sig.Variadic() {
+		r.itemErrorf(it, "method %s.%s has parameters: a method component must take no arguments", typeString(tn.Type(), r.pass.Pkg), name)
+		return nil, false
+	}
+	if sig.Results().Len() != 1 || !isInteger(sig.Results().At(0).Type()) {
+		r.itemErrorf(it, "method %s.%s returns %s: a method component must return one integer (or a defined type over one)",
+			typeString(tn.Type(), r.pass.Pkg), name, typeString(sig.Results(), r.pass.Pkg))
+		return nil, false
+	}
+	if sig.TypeParams().Len() > 0 {
+		r.itemErrorf(it, "method %s.%s is generic", typeString(tn.Type(), r.pass.Pkg), name)
+		return nil, false
+	}
+	return fn, true
+}
+
+// mapComponent resolves the enum mapping of it, if any, onto the field or
+// method component c: every constant of the message's enum must be mapped,
+// once, onto constants of one round type.
+func (r *resolver) mapComponent(d *Directive, it *Item, c Component) (Component, bool) {
+	if it.Map == nil {
+		return c, true
+	}
+	src := c.SourceType()
+	enum := enumOf(src)
+	if enum == nil {
+		r.itemErrorf(it, "%s has type %s, which is not an enum (a defined integer type with constants): only an enum can be mapped",
+			pathText(it), typeString(src, r.pass.Pkg))
+		return c, false
+	}
+	m := &EnumMap{From: enum.Type}
+	seen := make(map[*types.Const]bool)
+	ok := true
+	for _, p := range it.Map {
+		from := r.lookupConst(d, p.From)
+		switch {
+		case from == nil:
+			r.itemErrorf(p.From, "undefined: %s (a key of the mapping is a constant of %s)", p.From.Text, typeString(enum.Type, r.pass.Pkg))
+			ok = false
+			continue
+		case !types.Identical(from.Type(), enum.Type):
+			r.itemErrorf(p.From, "%s has type %s, not the message's enum %s", p.From.Text, typeString(from.Type(), r.pass.Pkg), typeString(enum.Type, r.pass.Pkg))
+			ok = false
+			continue
+		case seen[from]:
+			r.itemErrorf(p.From, "%s is mapped twice", p.From.Text)
+			ok = false
+			continue
+		}
+		seen[from] = true
+		to := r.lookupConst(d, p.To)
+		switch {
+		case to == nil:
+			r.itemErrorf(p.To, "undefined: %s (a value of the mapping is a constant of the round's enum)", p.To.Text)
+			ok = false
+			continue
+		case !isInteger(to.Type()) || to.Val().Kind() != constant.Int:
+			r.itemErrorf(p.To, "%s is not an integer constant", p.To.Text)
+			ok = false
+			continue
+		case m.To == nil:
+			m.To = to.Type()
+		case !types.Identical(to.Type(), m.To):
+			r.itemErrorf(p.To, "%s has type %s but %s maps onto %s: every value must be a constant of the round's type",
+				p.To.Text, typeString(to.Type(), r.pass.Pkg), pathText(it), typeString(m.To, r.pass.Pkg))
+			ok = false
+			continue
+		}
+		m.Pairs = append(m.Pairs, EnumPair{From: p.From.Text, To: p.To.Text, FromConst: from, ToConst: to, FromValue: from.Val(), ToValue: to.Val()})
+	}
+	if !ok {
+		return c, false
+	}
+	var missing []string
+	for _, k := range enum.Consts {
+		if !seen[k] {
+			missing = append(missing, k.Name())
+		}
+	}
+	if len(missing) > 0 {
+		r.itemErrorf(it, "enum mapping of %s misses %s of %s: every constant of the message's enum must be mapped",
+			pathText(it), strings.Join(missing, ", "), typeString(enum.Type, r.pass.Pkg))
+		return c, false
+	}
+	c.Kind, c.Map = Mapped, m
+	return c, true
 }
 
 // lookupConst resolves Name or pkg.Name to a constant, in the directive's
@@ -111,6 +233,9 @@ func (r *resolver) lookupConst(d *Directive, it *Item) *types.Const {
 	scope := r.pass.TypesInfo.Scopes[r.fileOf[d]]
 	if scope == nil {
 		scope = r.pass.Pkg.Scope()
+	}
+	if it.Path == nil {
+		return nil
 	}
 	var obj types.Object
 	switch len(it.Path) {
@@ -166,6 +291,11 @@ func (r *resolver) resolveComm(d *Directive, attached map[*ast.CommentGroup]atta
 		p.Related = append(p.Related, Related{Pos: prev.Pos, Message: "first annotation"})
 		return
 	}
+	if d.Stamps && r.ann.ProcessOf(recvType(fn)) == nil {
+		r.errorf(d.Pos(), d.Comment.End(),
+			"//sync:send stamps: %s is not a method of a process type (a struct type with //sync:tag): ccvet cannot tell whose tag it stamps", fn.Name())
+		return
+	}
 	sig := fn.Signature()
 	tuple, what := sig.Params(), "parameter"
 	if kind == Recv {
@@ -183,7 +313,7 @@ func (r *resolver) resolveComm(d *Directive, attached map[*ast.CommentGroup]atta
 			d.Kind, fn.Name(), what)
 		return
 	}
-	c := &Comm{Func: fn, Kind: kind, Pos: d.Pos()}
+	c := &Comm{Func: fn, Kind: kind, Pos: d.Pos(), Stamps: d.Stamps}
 	if res := sig.Results(); kind == Recv && res.Len() > 1 {
 		last := res.At(res.Len() - 1).Type()
 		c.HasOK = types.Identical(last.Underlying(), types.Typ[types.Bool]) || isError(last)
@@ -191,7 +321,7 @@ func (r *resolver) resolveComm(d *Directive, attached map[*ast.CommentGroup]atta
 	r.ann.Comms[fn] = c
 	if fn.Pkg() != r.pass.Pkg {
 		if path, err := objectpath.For(fn); err == nil {
-			r.foreign.Comms = append(r.foreign.Comms, ForeignComm{Pkg: fn.Pkg().Path(), Path: path, Fact: CommFact{Kind: kind, HasOK: c.HasOK}})
+			r.foreign.Comms = append(r.foreign.Comms, ForeignComm{Pkg: fn.Pkg().Path(), Path: path, Fact: CommFact{Kind: kind, HasOK: c.HasOK, Stamps: c.Stamps}})
 		}
 	}
 }
@@ -235,7 +365,7 @@ func (r *resolver) resolveLoops(tags []*Directive) {
 		site := attachTag(d, sitesByFile[r.fileOf[d]], line)
 		if site == nil {
 			r.errorf(d.Pos(), d.Comment.End(),
-				"//sync:tag is attached to no for statement: put it on the line directly above the for, or at the end of the for line")
+				"//sync:tag is attached to no for statement: put it on the line directly above the for, or at the end of the for line (or, for the process form, in the doc comment of the process type)")
 			continue
 		}
 		if site.loop != nil {
@@ -392,7 +522,11 @@ func (r *resolver) resolveVar(it *Item, scope *types.Scope, pos token.Pos) (*Syn
 	if len(path) > 1 {
 		fields, _, err := fieldPath(root.Type(), r.pass.Pkg, path[0], path[1:])
 		if err != nil {
-			r.itemErrorf(it, "%v", err)
+			if _, ok := err.(errMethod); ok {
+				r.itemErrorf(it, "%v: a synchronization variable must be a variable or a field path", err)
+			} else {
+				r.itemErrorf(it, "%v", err)
+			}
 			return nil, false
 		}
 		v.Fields = fields
@@ -440,11 +574,35 @@ func (r *resolver) checkNested(inner, outer *Loop) {
 	}
 }
 
+// tagSite is what messages are checked against: a tagged loop, or the
+// handlers of a process.
+type tagSite struct {
+	vars []*SyncVar
+	tag  string
+	// what names the site in messages: "a loop tagged" or "process T,
+	// tagged"; dir is the position of its //sync:tag.
+	what string
+	dir  token.Pos
+	// loop is the loop's statement, nil for a process.
+	loop ast.Stmt
+	// bodies are where the site sends and receives: the loop's body, or
+	// the bodies of the process's handlers.
+	bodies []*ast.BlockStmt
+	// params are the types and positions of the handlers' received
+	// messages.
+	params []typeAt
+}
+
+type typeAt struct {
+	pos token.Pos
+	t   types.Type
+}
+
 // checkUses checks that each message type sent or received in a tagged
-// loop, directly or in a function of this package that the loop calls, has
-// one tag component per synchronization variable of the loop.
+// loop or a handler, directly or in a function of this package that it
+// calls, has one tag component per synchronization variable of its tag.
 func (r *resolver) checkUses() {
-	if len(r.ann.Loops) == 0 || len(r.ann.Msgs) == 0 {
+	if len(r.ann.Msgs) == 0 {
 		return
 	}
 	decls := make(map[*types.Func]*ast.FuncDecl)
@@ -458,84 +616,128 @@ func (r *resolver) checkUses() {
 		}
 	}
 	tagged := make(map[ast.Stmt]bool)
+	var sites []*tagSite
 	for _, l := range r.ann.Loops {
 		tagged[l.Stmt] = true
+		sites = append(sites, &tagSite{vars: l.Vars, tag: l.TagString(), what: "a loop tagged", dir: l.Directive.Pos(), loop: l.Stmt, bodies: []*ast.BlockStmt{l.Body}})
 	}
-	info := r.pass.TypesInfo
-	for _, l := range r.ann.Loops {
-		reported := make(map[*Msg]bool)
-		seen := make(map[*ast.FuncDecl]bool)
-		use := func(pos token.Pos, t types.Type) {
-			m := r.ann.MsgOf(t)
-			if m == nil || reported[m] {
-				return
-			}
-			if p := r.checkUse(l, m, pos); p != nil {
-				reported[m] = true
-			}
-		}
-		var walk func(n ast.Node)
-		walk = func(n ast.Node) {
-			ast.Inspect(n, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.ForStmt, *ast.RangeStmt:
-					if tagged[n.(ast.Stmt)] && n.(ast.Stmt) != l.Stmt {
-						return false // checked against its own tag
-					}
-					if rs, ok := n.(*ast.RangeStmt); ok {
-						if ch, ok := types.Unalias(info.TypeOf(rs.X)).Underlying().(*types.Chan); ok {
-							use(rs.X.Pos(), ch.Elem())
-						}
-					}
-				case *ast.SendStmt:
-					use(n.Value.Pos(), info.TypeOf(n.Value))
-				case *ast.UnaryExpr:
-					if n.Op == token.ARROW {
-						use(n.Pos(), info.TypeOf(n))
-					}
-				case *ast.TypeAssertExpr:
-					if n.Type != nil {
-						use(n.Type.Pos(), info.TypeOf(n.Type))
-					}
-				case *ast.CaseClause:
-					for _, e := range n.List {
-						if tv, ok := info.Types[e]; ok && tv.IsType() {
-							use(e.Pos(), tv.Type)
-						}
-					}
-				case *ast.CallExpr:
-					fn, _ := typeutil.Callee(info, n).(*types.Func)
-					if fn == nil {
-						return true
-					}
-					if c := r.ann.CommOf(fn); c != nil {
-						if c.Kind == Send {
-							for _, a := range n.Args {
-								use(a.Pos(), info.TypeOf(a))
-							}
-						} else if t := info.TypeOf(n); t != nil {
-							if tup, ok := t.(*types.Tuple); ok {
-								for i := 0; i < tup.Len(); i++ {
-									use(n.Pos(), tup.At(i).Type())
-								}
-							} else {
-								use(n.Pos(), t)
-							}
-						}
-					} else if fd := decls[fn.Origin()]; fd != nil && !seen[fd] {
-						seen[fd] = true
-						walk(fd.Body)
-					}
-				}
-				return true
-			})
-		}
-		walk(l.Body)
+	sites = append(sites, r.processSites(decls)...)
+	for _, s := range sites {
+		r.checkSite(s, decls, tagged)
 	}
 }
 
-// checkUse checks message m, used at pos, against loop l's tag.
-func (r *resolver) checkUse(l *Loop, m *Msg, pos token.Pos) *Problem {
+// processSites returns a site per process type with handlers declared in
+// this package, in the order of their first handler.
+func (r *resolver) processSites(decls map[*types.Func]*ast.FuncDecl) []*tagSite {
+	var hs []*Handler
+	for _, h := range r.ann.Handlers {
+		if !h.Imported && h.Process != nil {
+			hs = append(hs, h)
+		}
+	}
+	sort.Slice(hs, func(i, j int) bool { return hs[i].Pos < hs[j].Pos })
+	var sites []*tagSite
+	byProc := make(map[*Process]*tagSite)
+	for _, h := range hs {
+		p := h.Process
+		s := byProc[p]
+		if s == nil {
+			s = &tagSite{vars: p.Vars, tag: p.TagString(), what: "process " + p.Type.Name() + ", tagged", dir: p.Pos}
+			byProc[p] = s
+			sites = append(sites, s)
+		}
+		if fd := decls[h.Func]; fd != nil {
+			s.bodies = append(s.bodies, fd.Body)
+		}
+		if h.Msg >= 0 {
+			v := h.Func.Signature().Params().At(h.Msg)
+			s.params = append(s.params, typeAt{v.Pos(), v.Type()})
+		}
+	}
+	return sites
+}
+
+// checkSite checks the messages that site s sends and receives.
+func (r *resolver) checkSite(s *tagSite, decls map[*types.Func]*ast.FuncDecl, tagged map[ast.Stmt]bool) {
+	info := r.pass.TypesInfo
+	reported := make(map[*Msg]bool)
+	seen := make(map[*ast.FuncDecl]bool)
+	use := func(pos token.Pos, t types.Type) {
+		m := r.ann.MsgOf(t)
+		if m == nil || reported[m] {
+			return
+		}
+		if p := r.checkUse(s, m, pos); p != nil {
+			reported[m] = true
+		}
+	}
+	for _, p := range s.params {
+		use(p.pos, p.t)
+	}
+	var walk func(n ast.Node)
+	walk = func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				if tagged[n.(ast.Stmt)] && n.(ast.Stmt) != s.loop {
+					return false // checked against its own tag
+				}
+				if rs, ok := n.(*ast.RangeStmt); ok {
+					if ch, ok := types.Unalias(info.TypeOf(rs.X)).Underlying().(*types.Chan); ok {
+						use(rs.X.Pos(), ch.Elem())
+					}
+				}
+			case *ast.SendStmt:
+				use(n.Value.Pos(), info.TypeOf(n.Value))
+			case *ast.UnaryExpr:
+				if n.Op == token.ARROW {
+					use(n.Pos(), info.TypeOf(n))
+				}
+			case *ast.TypeAssertExpr:
+				if n.Type != nil {
+					use(n.Type.Pos(), info.TypeOf(n.Type))
+				}
+			case *ast.CaseClause:
+				for _, e := range n.List {
+					if tv, ok := info.Types[e]; ok && tv.IsType() {
+						use(e.Pos(), tv.Type)
+					}
+				}
+			case *ast.CallExpr:
+				fn, _ := typeutil.Callee(info, n).(*types.Func)
+				if fn == nil {
+					return true
+				}
+				if c := r.ann.CommOf(fn); c != nil {
+					if c.Kind == Send {
+						for _, a := range n.Args {
+							use(a.Pos(), info.TypeOf(a))
+						}
+					} else if t := info.TypeOf(n); t != nil {
+						if tup, ok := t.(*types.Tuple); ok {
+							for i := 0; i < tup.Len(); i++ {
+								use(n.Pos(), tup.At(i).Type())
+							}
+						} else {
+							use(n.Pos(), t)
+						}
+					}
+				} else if fd := decls[fn.Origin()]; fd != nil && !seen[fd] {
+					seen[fd] = true
+					walk(fd.Body)
+				}
+			}
+			return true
+		})
+	}
+	for _, b := range s.bodies {
+		walk(b)
+	}
+}
+
+// checkUse checks message m, used at pos, against site s's tag.
+func (r *resolver) checkUse(s *tagSite, m *Msg, pos token.Pos) *Problem {
 	name := m.Name(r.pass.Pkg)
 	related := func(p *Problem) *Problem {
 		switch {
@@ -544,25 +746,34 @@ func (r *resolver) checkUse(l *Loop, m *Msg, pos token.Pos) *Problem {
 		case m.Pos.IsValid():
 			p.Related = append(p.Related, Related{Pos: m.Pos, Message: name + " is declared here"})
 		}
-		p.Related = append(p.Related, Related{Pos: l.Directive.Pos(), Message: "//sync:tag of the loop"})
+		what := "//sync:tag of the loop"
+		if s.loop == nil {
+			what = "//sync:tag of the process"
+		}
+		p.Related = append(p.Related, Related{Pos: s.dir, Message: what})
 		return p
 	}
-	if len(m.Components) != len(l.Vars) {
+	if len(m.Components) != len(s.vars) {
 		return related(r.errorf(pos, pos,
-			"message %s maps %d tag component(s) but is used in a loop tagged %s (%d variables): give one component per variable, _ for one it does not carry",
-			name, len(m.Components), l.TagString(), len(l.Vars)))
+			"message %s maps %d tag component(s) but is used in %s %s (%d variables): give one component per variable, _ for one it does not carry",
+			name, len(m.Components), s.what, s.tag, len(s.vars)))
 	}
 	for i, c := range m.Components {
-		ct, vt := c.Type(), l.Vars[i].Type
+		ct, vt := c.Type(), s.vars[i].Type
 		if ct == nil {
 			continue
+		}
+		if c.Kind == Mapped && !types.Identical(ct, vt) {
+			return related(r.errorf(pos, pos,
+				"component %s of message %s maps onto constants of type %s but the variable it maps to, %s, has type %s: map onto the round's own constants",
+				strings.TrimSpace(c.Text[:strings.IndexByte(c.Text, '{')]), name, typeString(ct, r.pass.Pkg), s.vars[i].Name, typeString(vt, r.pass.Pkg)))
 		}
 		cn, cNamed := types.Unalias(ct).(*types.Named)
 		_, vNamed := types.Unalias(vt).(*types.Named)
 		if cNamed && vNamed && !types.Identical(ct, vt) {
 			return related(r.errorf(pos, pos,
 				"component %s of message %s has type %s but the variable it maps to, %s, has type %s",
-				c.Text, name, typeString(cn, r.pass.Pkg), l.Vars[i].Name, typeString(vt, r.pass.Pkg)))
+				c.Text, name, typeString(cn, r.pass.Pkg), s.vars[i].Name, typeString(vt, r.pass.Pkg)))
 		}
 	}
 	return nil
@@ -597,10 +808,21 @@ func (r *resolver) exportFacts() {
 	}
 	for fn, c := range r.ann.Comms {
 		if fn.Pkg() == r.pass.Pkg && !c.Imported {
-			r.pass.ExportObjectFact(fn, &CommFact{Kind: c.Kind, HasOK: c.HasOK})
+			r.pass.ExportObjectFact(fn, &CommFact{Kind: c.Kind, HasOK: c.HasOK, Stamps: c.Stamps})
 		}
 	}
-	if len(r.foreign.Msgs)+len(r.foreign.Comms) > 0 {
+	for tn, p := range r.ann.Processes {
+		if tn.Pkg() == r.pass.Pkg && !p.Imported {
+			r.pass.ExportObjectFact(tn, processFact(p))
+		}
+	}
+	for fn, h := range r.ann.Handlers {
+		if fn.Pkg() == r.pass.Pkg && !h.Imported {
+			r.pass.ExportObjectFact(fn, &HandlerFact{Msg: h.Msg})
+		}
+	}
+	r.foreignFacts()
+	if len(r.foreign.Msgs)+len(r.foreign.Comms)+len(r.foreign.Processes)+len(r.foreign.Handlers) > 0 {
 		r.pass.ExportPackageFact(&r.foreign)
 	}
 }

@@ -20,6 +20,21 @@
 // carrying messages or the envelope whose sender and message fields it
 // names).
 //
+// Of the process form it reports a process tag that names a missing field,
+// a method or a field that is not an integer, a tag on a type that is not
+// a struct, a process type with no //sync:handler (nothing of it would be
+// checked), a //sync:handler on a function that is not a method, on an
+// interface method or on a method of a type without a tag, a handler
+// annotated twice or with two parameters that can carry a message, and a
+// message whose mapping does not fit the tag of a process whose handlers
+// receive it. Of the message forms: a method component that is not found,
+// takes arguments or does not return an integer, an enum mapping that
+// misses a constant of the message's enum, maps a constant twice, maps a
+// constant of another type, or maps onto constants that are not of the
+// round's type, //sync:send stamps on a function that is not a method of
+// a process type, stamps on a //sync:recv, and a //sync:local with a
+// malformed condition, on a type without //sync:msg, or repeated.
+//
 // Where the repair is certain the diagnostic carries a suggested fix,
 // applied by go vet -fix or an editor: the near misses "// sync:tag" and
 // "//sync: tag" become "//sync:tag", a directive name within two edits of

@@ -16,7 +16,7 @@ import (
 // Each package of testdata/src covers one directive: its valid forms are
 // silent and each invalid form has its exact diagnostic.
 func TestDirectives(t *testing.T) {
-	for _, pkg := range []string{"tags", "msgs", "comms", "ignores", "chans", "nomsg"} {
+	for _, pkg := range []string{"tags", "msgs", "comms", "ignores", "chans", "nomsg", "procs", "msgforms", "specforms"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), syncdirective.Analyzer, pkg)
 		})

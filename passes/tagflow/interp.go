@@ -1922,8 +1922,10 @@ func (e *engine) higherAdopted(st *pstate, i int, t, k term, info *taintInfo) bo
 			ct = componentTerm(msg, ptr, c)
 		case annotations.Const:
 			ct = constTerm(c.Value)
-		default:
+		case annotations.Absent:
 			continue
+		default:
+			return false // a component this engine does not read
 		}
 		// (What the filter established about a field not read since.)
 		e.elemFacts(st, ct)

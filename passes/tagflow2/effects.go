@@ -567,7 +567,7 @@ func (la *loopAnalysis) received(s *state, v ssa.Value, t types.Type) {
 	}
 	nt := la.freshMessage(s, la.msgOf(t), true, v.Pos())
 	nt.direct = true
-	nt.approx = false // a message of any round may arrive
+	nt.approx = la.unread(nt.msg) // a message of any round may arrive
 	nt.envField = int8(env + 1)
 	s.terms[key] = nt
 	s.regs[v] = ref{key: key, comp: wholeComp}

@@ -146,6 +146,22 @@ func (la *loopAnalysis) elemMsg(t types.Type) *annotations.Msg {
 	return nil
 }
 
+// unread reports whether a component of m's tag is of a kind this engine
+// does not read (a method, an enum mapping): what it learns of such a
+// message's tag is then an over-approximation ("cannot prove"), never
+// exact.
+func (la *loopAnalysis) unread(m *annotations.Msg) bool {
+	if m == nil {
+		return false
+	}
+	for i, c := range m.Components {
+		if i < la.k && c.Kind != annotations.Field && c.Kind != annotations.Const && c.Kind != annotations.Absent {
+			return true
+		}
+	}
+	return false
+}
+
 // freshMessage is a message about which nothing is known but its constant
 // components.
 func (la *loopAnalysis) freshMessage(s *state, m *annotations.Msg, recv bool, at token.Pos) term {
@@ -177,6 +193,7 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 				t.unset |= 1 << i
 			}
 		}
+		t.approx = la.unread(t.msg)
 		s.terms[key] = t
 	case la.elemMsg(elem) != nil:
 		la.rebind(s, key)
@@ -952,7 +969,7 @@ func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
 		nt := la.freshMessage(s, m, t.recv, t.at)
 		nt.rel = nt.rel.Intersect(t.rel)
 		nt.direct = t.direct
-		nt.approx = t.inexact()
+		nt.approx = t.inexact() || la.unread(m)
 		s.terms[regKey(in)] = nt
 		s.regs[in] = ref{key: regKey(in), comp: r.comp}
 		return

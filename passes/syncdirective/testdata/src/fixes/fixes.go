@@ -26,10 +26,10 @@ func (p *P) trailing() {
 }
 
 func (p *P) afterColon() {
-	//sync: tag p.ballot,p.step // want `unknown directive //sync: \(known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox\)`
+	//sync: tag p.ballot,p.step // want `unknown directive //sync: \(known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox, //sync:handler, //sync:local\)`
 	for {
 	}
-	//sync:  tag p.ballot,p.step // want `unknown directive //sync: \(known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox\)`
+	//sync:  tag p.ballot,p.step // want `unknown directive //sync: \(known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox, //sync:handler, //sync:local\)`
 	for {
 	}
 }
@@ -37,7 +37,7 @@ func (p *P) afterColon() {
 // Misspelt names within two edits of exactly one known name.
 
 func (p *P) misspelt() {
-	//sync:tags p.ballot,p.step // want `unknown directive //sync:tags \(known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox\)`
+	//sync:tags p.ballot,p.step // want `unknown directive //sync:tags \(known: //sync:tag, //sync:msg, //sync:send, //sync:recv, //sync:ignore, //sync:peers, //sync:inbox, //sync:handler, //sync:local\)`
 	for {
 	}
 	//sync:tga p.ballot,p.step // want `unknown directive //sync:tga \(known:`

@@ -65,7 +65,7 @@ type Text struct {
 
 // NotStruct is not a struct.
 //
-//sync:msg _ // want `message type NotStruct is not a struct type`
+//sync:msg _ // want `message type NotStruct is not a struct or interface type`
 type NotStruct int
 
 //sync:msg Ballot Ballot,Step // want `message type Ballot already has a //sync:msg mapping`
