@@ -165,10 +165,48 @@ type Loop struct {
 	// whose variables Vars repeats as a prefix.
 	Parent    *Loop
 	Directive *Directive
+	// Handler is set, and Stmt nil, for the body of a //sync:handler
+	// method analysed as one step of its process (see [HandlerLoop]).
+	Handler *Handler
 }
 
-// Pos is the position of the loop's for keyword.
-func (l *Loop) Pos() token.Pos { return l.Stmt.Pos() }
+// Pos is the position of the loop's for keyword, or of a handler's name.
+func (l *Loop) Pos() token.Pos {
+	if l.Stmt == nil && l.Handler != nil {
+		return l.Handler.Func.Pos()
+	}
+	return l.Stmt.Pos()
+}
+
+// HandlerLoops are the regions of the //sync:handler methods declared in
+// files, in source order (see [HandlerLoop]).
+func (a *Annotations) HandlerLoops(files []*ast.File, info *types.Info) []*Loop {
+	if a == nil || len(a.Handlers) == 0 {
+		return nil
+	}
+	var out []*Loop
+	for _, f := range files {
+		for _, d := range f.Decls {
+			decl, ok := d.(*ast.FuncDecl)
+			if !ok || decl.Body == nil {
+				continue
+			}
+			if fn, ok := info.Defs[decl.Name].(*types.Func); ok {
+				if h := a.HandlerOf(fn); h != nil {
+					out = append(out, HandlerLoop(h, decl))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// HandlerLoop returns the region an engine checks for handler h, whose
+// declaration is decl: the whole method body, one step of the process,
+// with the process's tag as its synchronization variables.
+func HandlerLoop(h *Handler, decl *ast.FuncDecl) *Loop {
+	return &Loop{Body: decl.Body, Func: decl, Vars: h.Process.Vars, Handler: h}
+}
 
 // TagString renders the loop's tag as written, e.g. "p.ballot,p.step".
 func (l *Loop) TagString() string {

@@ -74,6 +74,11 @@ var Roman = [...]string{1: "I", 2: "II", 3: "III", 4: "IV"}
 func run(pass *analysis.Pass) (any, error) {
 	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
 	res := &Result{}
+	for _, l := range ann.HandlerLoops(pass.Files, pass.TypesInfo) {
+		// Handlers are one step of their process each, which only the
+		// second engine analyses: say so at each, never pass them.
+		res.Loops = append(res.Loops, &Loop{Ann: l, Findings: UnprovenAll(l.Pos(), "//sync:handler methods are analysed by the second engine only; run with CCVET_TAGFLOW=v2")})
+	}
 	if len(ann.Loops) == 0 {
 		return res, nil
 	}
@@ -98,7 +103,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Loops = append(res.Loops, out)
 		fn := funcs[l.Func]
 		if fn == nil {
-			out.Findings = append(out.Findings, unproven(l.Pos(), 0, "the function containing the loop has no SSA form"))
+			out.Findings = append(out.Findings, UnprovenAll(l.Pos(), "the function containing the loop has no SSA form")...)
 			continue
 		}
 		e := newEngine(pass, ann, l, fn, sum, out)
@@ -145,6 +150,17 @@ func (e *engine) safeAnalyse() {
 
 func unproven(pos token.Pos, cond int, format string, args ...any) Finding {
 	return Finding{Cond: cond, Pos: pos, Unproven: true, Message: fmt.Sprintf(format, args...)}
+}
+
+// UnprovenAll is "cannot prove" for each of the four conditions at pos,
+// for a region the analysis could not check at all: each condition's
+// analyzer says so, none passes it in silence.
+func UnprovenAll(pos token.Pos, format string, args ...any) []Finding {
+	out := make([]Finding, 0, 4)
+	for cond := 1; cond <= 4; cond++ {
+		out = append(out, unproven(pos, cond, format, args...))
+	}
+	return out
 }
 
 // SourceFuncs maps each function declaration and literal of the package

@@ -16,6 +16,7 @@ import (
 
 // store interprets *addr = val.
 func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instruction) {
+	la.checkStaleWrite(s, addr, instr)
 	if i, ok := la.syncIndex(addr); ok {
 		if st, ok := instr.(*ssa.Store); ok && la.jump(s, st) {
 			return
@@ -942,7 +943,9 @@ func (la *loopAnalysis) checkI(s *state, pos token.Pos) {
 		la.report(1, at, true, "this call may change %s in a way the analysis does not follow: the tag %s may be lower at the next communication point", v, la.tagText())
 		return
 	}
-	if lex == lexrel.LT && !s.lastApprox {
+	if lex == lexrel.LT {
+		// Lower on every vector: an over-approximation that says so
+		// says it of every execution reaching here.
 		la.report(1, pos, false, "the tag %s is lower here than at the last communication point", la.tagText())
 		return
 	}
@@ -1044,6 +1047,11 @@ func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
 // receive in the same reception loop as the store is part of the
 // reception, not after it.
 func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
+	la.checkIVAt(s, instr, instr.Pos(), what)
+}
+
+// checkIVAt is checkIV with the findings at pos.
+func (la *loopAnalysis) checkIVAt(s *state, instr ssa.Instruction, pos token.Pos, what string) {
 	for key, must := range s.pending {
 		t := s.terms[key]
 		if c, ok := s.terms[t.from]; ok && t.from != (termKey{}) && c.kind == collectionTerm && !c.rel.IsEmpty() {
@@ -1073,16 +1081,16 @@ func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 		}
 		name := msgName(la, t.msg)
 		if must && t.rel.Lex() == lexrel.GT && !t.inexact() {
-			la.report(4, instr.Pos(), false, "the process %s while a %s of a later round is kept, without jumping to its round first", what, name)
+			la.report(4, pos, false, "the process %s while a %s of a later round is kept, without jumping to its round first", what, name)
 			continue
 		}
 		if _, at := la.unknownVar(s); !t.inexact() && at == token.NoPos {
 			need := witnessNeed{msg: t.msg, bad: t.rel.RestrictLex(lexrel.GT), cur: s.cur,
 				unproven: fmt.Sprintf("the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)}
-			la.reportWitnessed(4, instr.Pos(), need, fmt.Sprintf("the process %s while a %s of a later round can be kept, without a jump to its round first", what, name))
+			la.reportWitnessed(4, pos, need, fmt.Sprintf("the process %s while a %s of a later round can be kept, without a jump to its round first", what, name))
 			continue
 		}
-		la.report(4, instr.Pos(), true, "the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)
+		la.report(4, pos, true, "the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)
 	}
 }
 

@@ -111,26 +111,31 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 // run analyses the loop and returns its findings, sorted by position.
 func (la *loopAnalysis) run() []tagflow.Finding {
 	if len(la.fn.Blocks) == 0 {
-		return []tagflow.Finding{unproven(la.loop.Pos(), 0, "the loop's function has no body in SSA")}
+		return tagflow.UnprovenAll(la.loop.Pos(), "the loop's function has no body in SSA")
 	}
 	if la.k > lexrel.MaxK {
-		return []tagflow.Finding{unproven(la.loop.Pos(), 0, "a tag of %d variables (the analysis handles up to %d)", la.k, lexrel.MaxK)}
+		return tagflow.UnprovenAll(la.loop.Pos(), "a tag of %d variables (the analysis handles up to %d)", la.k, lexrel.MaxK)
 	}
 	la.loops = naturalLoops(la.fn)
 	la.funcLoops[la.fn] = la.loops
+	if la.loop.Handler != nil {
+		return la.runHandler()
+	}
 	nl := loopOf(la.loops, la.loop.Stmt)
 	if nl == nil {
-		return []tagflow.Finding{unproven(la.loop.Pos(), 0, "cannot find the loop in SSA (does its body ever repeat?)")}
+		return tagflow.UnprovenAll(la.loop.Pos(), "cannot find the loop in SSA (does its body ever repeat?)")
 	}
 	la.header, la.region = nl.header, nl.blocks
 	la.locateSyncBases()
 
 	entry := newState(la.k)
-	for i, sv := range la.loop.Vars {
-		if sv.Enum != nil || (i == la.k-1 && la.k >= 2) {
-			entry.partMask |= 1 << i
-		}
-	}
+	la.initialParts(entry)
+	return la.solveAndCheck(entry)
+}
+
+// solveAndCheck computes the fixpoint from the function's entry state,
+// then checks the region's blocks in the states it found.
+func (la *loopAnalysis) solveAndCheck(entry *state) []tagflow.Finding {
 	res := la.fixpoint(la.fn, entry)
 	la.reporting = true
 	for _, b := range la.fn.Blocks {
@@ -141,6 +146,15 @@ func (la *loopAnalysis) run() []tagflow.Finding {
 		}
 	}
 	return la.sortedFindings()
+}
+
+// initialParts marks the components that partition states (see partKey).
+func (la *loopAnalysis) initialParts(s *state) {
+	for i, sv := range la.loop.Vars {
+		if sv.Enum != nil || (i == la.k-1 && la.k >= 2) {
+			s.partMask |= 1 << i
+		}
+	}
 }
 
 func (la *loopAnalysis) sortedFindings() []tagflow.Finding {

@@ -2,6 +2,7 @@ package tagflow2
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/passes/tagflow"
@@ -24,7 +25,8 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	ann := pass.ResultOf[annotations.Analyzer].(*annotations.Annotations)
 	res := &tagflow.Result{}
-	if len(ann.Loops) == 0 {
+	handlers := ann.HandlerLoops(pass.Files, pass.TypesInfo)
+	if len(ann.Loops) == 0 && len(handlers) == 0 {
 		return res, nil
 	}
 	// Naive form keeps every local in memory, as fields are: the analysis
@@ -37,12 +39,12 @@ func run(pass *analysis.Pass) (any, error) {
 	ssapkg.Build()
 	funcs := tagflow.SourceFuncs(pass, prog, ssapkg)
 	sum := newSummaries(ann, ssapkg)
-	for _, l := range ann.Loops {
+	for _, l := range append(slices.Clone(ann.Loops), handlers...) {
 		out := &tagflow.Loop{Ann: l}
 		res.Loops = append(res.Loops, out)
 		fn := funcs[l.Func]
 		if fn == nil {
-			out.Findings = append(out.Findings, unproven(l.Pos(), 0, "the function containing the loop has no SSA form"))
+			out.Findings = append(out.Findings, tagflow.UnprovenAll(l.Pos(), "the function containing the loop has no SSA form")...)
 			continue
 		}
 		out.Findings = analyseLoop(pass, ann, l, fn, sum)

@@ -116,6 +116,7 @@ func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
 	case *ssa.MakeMap:
 		la.newCollection(s, in)
 	case *ssa.MapUpdate:
+		la.checkStaleWrite(s, in.Map, in)
 		la.storeElement(s, in.Map, in.Value, in)
 	case *ssa.Call:
 		la.call(s, in.Common(), in)
@@ -123,6 +124,8 @@ func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
 		la.handOver(s, in.Common(), in, "a goroutine")
 	case *ssa.Defer:
 		la.handOver(s, in.Common(), in, "a deferred call")
+	case *ssa.Return:
+		la.handlerExit(s, in)
 	}
 }
 

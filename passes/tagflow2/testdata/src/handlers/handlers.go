@@ -1,0 +1,124 @@
+// Package handlers is Raft's election in the handler style: a process
+// type tagged with its term and role, a Step handler for received
+// messages and a Tick handler for the timer. Each handler is one step of
+// the process, checked between its entry and its exits.
+package handlers
+
+type Role int
+
+const (
+	Follower Role = iota
+	Candidate
+	Leader
+)
+
+type MsgType int
+
+const (
+	Vote MsgType = iota
+	VoteResp
+)
+
+//sync:msg Term,_
+type Message struct {
+	Type    MsgType
+	From    int
+	To      int
+	Term    uint64
+	Granted bool
+}
+
+//sync:tag term,role
+type Node struct {
+	id      int
+	n       int
+	term    uint64
+	role    Role
+	votedIn uint64
+	granted int
+	out     []Message
+	later   []Message
+}
+
+//sync:send
+func (n *Node) send(m Message) { n.out = append(n.out, m) }
+
+// Step handles one received message.
+//
+//sync:handler
+func (n *Node) Step(m Message) {
+	if m.Term < n.term {
+		return
+	}
+	if m.Term > n.term {
+		n.term, n.role = m.Term, Follower
+		n.granted = 0
+	}
+	switch m.Type {
+	case Vote:
+		grant := n.votedIn < n.term
+		if grant {
+			n.votedIn = n.term
+		}
+		n.send(Message{Type: VoteResp, From: n.id, To: m.From, Term: n.term, Granted: grant})
+	case VoteResp:
+		if n.role == Candidate && m.Granted {
+			n.granted++
+			if 2*n.granted > n.n {
+				n.role = Leader
+			}
+		}
+	}
+}
+
+// Tick starts an election in the next term.
+//
+//sync:handler
+func (n *Node) Tick() {
+	if n.role == Leader {
+		return
+	}
+	n.term++
+	n.role = Candidate
+	n.granted = 1
+	n.votedIn = n.term
+	n.send(Message{Type: Vote, From: n.id, Term: n.term})
+}
+
+// Rejoin "restarts" an election in the term before: the tag goes back.
+//
+//sync:handler
+func (n *Node) Rejoin() {
+	n.term--
+	n.role = Candidate
+	n.send(Message{Type: Vote, From: n.id, Term: n.term}) // want `condition 1: the tag \(term,role\) is lower here than at the last communication point`
+}
+
+// AnswerOld answers with the term of the message, which may be older.
+//
+//sync:handler
+func (n *Node) AnswerOld(m Message) {
+	if m.Type == Vote {
+		n.send(Message{Type: VoteResp, From: n.id, To: m.From, Term: m.Term}) // want `condition 2: Message can be sent with a tag other than the current one \(term,role\)`
+	}
+}
+
+// CountAny counts a grant of any term.
+//
+//sync:handler
+func (n *Node) CountAny(m Message) {
+	if m.Type == VoteResp && m.Granted {
+		n.granted++ // want `condition 3: the state changes while the received Message may be of an earlier round than \(term,role\): such a message must leave the state unchanged`
+	}
+}
+
+// Buffer keeps a message of a later term for later, without moving to
+// its term.
+//
+//sync:handler
+func (n *Node) Buffer(m Message) {
+	if m.Term < n.term {
+		return
+	}
+	n.later = append(n.later, m) // want `cannot prove 3: Message stored without checking that its tag is == \(term,role\)` `condition 3: Message stored without checking that its tag is == \(term,role\)`
+} // want `condition 4: the process returns while a Message of a later round can be kept, without a jump to its round first`
