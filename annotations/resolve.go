@@ -170,7 +170,9 @@ func (r *resolver) mapComponent(d *Directive, it *Item, c Component) (Component,
 		return c, false
 	}
 	m := &EnumMap{From: enum.Type}
-	seen := make(map[*types.Const]bool)
+	// seen maps each value mapped to the constant that maps it: two names
+	// of one value (an alias constant) are one constant.
+	seen := make(map[string]*types.Const)
 	ok := true
 	for _, p := range it.Map {
 		from := r.lookupConst(d, p.From)
@@ -183,12 +185,16 @@ func (r *resolver) mapComponent(d *Directive, it *Item, c Component) (Component,
 			r.itemErrorf(p.From, "%s has type %s, not the message's enum %s", p.From.Text, typeString(from.Type(), r.pass.Pkg), typeString(enum.Type, r.pass.Pkg))
 			ok = false
 			continue
-		case seen[from]:
+		case seen[from.Val().ExactString()] == from:
 			r.itemErrorf(p.From, "%s is mapped twice", p.From.Text)
 			ok = false
 			continue
+		case seen[from.Val().ExactString()] != nil:
+			r.itemErrorf(p.From, "%s is mapped twice: it has the value of %s", p.From.Text, seen[from.Val().ExactString()].Name())
+			ok = false
+			continue
 		}
-		seen[from] = true
+		seen[from.Val().ExactString()] = from
 		to := r.lookupConst(d, p.To)
 		switch {
 		case to == nil:
@@ -214,8 +220,10 @@ func (r *resolver) mapComponent(d *Directive, it *Item, c Component) (Component,
 	}
 	var missing []string
 	for _, k := range enum.Consts {
-		if !seen[k] {
+		// (An unexported constant of another package cannot be named.)
+		if seen[k.Val().ExactString()] == nil && (k.Exported() || k.Pkg() == r.pass.Pkg) {
 			missing = append(missing, k.Name())
+			seen[k.Val().ExactString()] = k // an alias is listed once
 		}
 	}
 	if len(missing) > 0 {

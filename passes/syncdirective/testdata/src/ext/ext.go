@@ -44,3 +44,18 @@ func (c Conn) Read() (any, error) { return nil, nil }
 func Broadcast(m any) {}
 
 func Close() {}
+
+// Kind is an enum with an unexported constant.
+type Kind int
+
+const (
+	KindA Kind = iota
+	KindB
+	kindInternal
+)
+
+// Tagged carries a Kind.
+type Tagged struct {
+	H int
+	K Kind
+}

@@ -17,6 +17,8 @@ type VoteType byte
 const (
 	PrevoteType   VoteType = 1
 	PrecommitType VoteType = 2
+	// FirstType is an alias of PrevoteType: mapping either maps both.
+	FirstType = PrevoteType
 )
 
 type Kind int
@@ -222,3 +224,13 @@ var _ ext.Conn
 //sync:msg Nope // want `unknown field Nope: BadMsg has no field Nope`
 //sync:local Term==0
 type BadMsg struct{ Term uint64 }
+
+// Alias maps a value under two names.
+//
+//sync:msg Height,Round,Type{PrevoteType:StepPrevote,FirstType:StepPrevote,PrecommitType:StepPrecommit} // want `FirstType is mapped twice: it has the value of PrevoteType`
+type Alias Vote
+
+// ext.Tagged's enum has an unexported constant, which cannot be named and
+// need not be mapped.
+//
+//sync:msg ext.Tagged H,K{ext.KindA:StepPrevote,ext.KindB:StepPrecommit}
