@@ -17,6 +17,7 @@ import (
 // store interprets *addr = val.
 func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instruction) {
 	la.checkStaleWrite(s, addr, instr)
+	la.noteEmptied(s, addr, val)
 	if i, ok := la.syncIndex(addr); ok {
 		if st, ok := instr.(*ssa.Store); ok && la.jump(s, st) {
 			return
@@ -292,6 +293,7 @@ func (la *loopAnalysis) holdsSync(t types.Type) bool {
 func (la *loopAnalysis) assignSync(s *state, i int, val ssa.Value) {
 	s.unknownAt[i] = token.NoPos
 	if d, ok := la.stepOf(val, i); ok {
+		la.tagMoved(s, i, false)
 		s.stepCur(i, d)
 		return
 	}
@@ -301,6 +303,9 @@ func (la *loopAnalysis) assignSync(s *state, i int, val ssa.Value) {
 	exact := sc.exactTo(s, i)
 	if sc.comp != i && sc.comp >= 0 {
 		rel, consts, exact = lexrel.Any, unknownConsts, false
+	}
+	if rel != lexrel.EQ {
+		la.tagMoved(s, i, sc.recv)
 	}
 	s.assignCur(i, rel, consts, sc.r, sc.ok, !exact)
 }
@@ -348,6 +353,11 @@ func (la *loopAnalysis) jump(s *state, st *ssa.Store) bool {
 	}
 	for _, next := range stores[1:] {
 		la.skipStores[next] = true
+	}
+	for i := range la.k {
+		if mask&(1<<i) != 0 && t.rel.Component(i) != lexrel.EQ {
+			la.tagMoved(s, i, true)
+		}
 	}
 	s.assignFrom(first.key, mask)
 	return true
@@ -429,11 +439,28 @@ func (la *loopAnalysis) stored(s *state, key termKey, t term, addr ssa.Value, in
 		return
 	}
 	la.checkIII(s, t, instr.Pos(), "stored")
-	if t.rel.Lex()&lexrel.GT != 0 {
+	if lex := la.carriedRel(t).Lex(); lex&lexrel.GT != 0 {
 		if _, ok := s.pending[key]; !ok {
-			s.pending[key] = t.rel.Lex() == lexrel.GT
+			s.pending[key] = lex == lexrel.GT
 		}
 	}
+}
+
+// carriedRel is t's relation to the tag on the components its message
+// type carries: a message that does not carry the round is of a later
+// round only if it is on the components it carries.
+func (la *loopAnalysis) carriedRel(t term) lexrel.Set {
+	if t.msg == nil || !t.msg.Partial() {
+		return t.rel
+	}
+	r := t.rel
+	mapped := la.mapped(t.msg)
+	for i := range la.k {
+		if !slices.Contains(mapped, i) {
+			r = r.Assign(i, lexrel.EQ)
+		}
+	}
+	return r
 }
 
 // persistent reports whether the location addr points to outlives the
@@ -1060,7 +1087,7 @@ func (la *loopAnalysis) checkIVAt(s *state, instr ssa.Instruction, pos token.Pos
 			// maximum of the mailbox settles it).
 			t.rel = t.rel.Intersect(c.rel)
 		}
-		if t.rel.Lex()&lexrel.GT == 0 {
+		if la.carriedRel(t).Lex()&lexrel.GT == 0 {
 			delete(s.pending, key)
 			continue
 		}

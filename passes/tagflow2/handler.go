@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
 	"golang.org/x/tools/go/ssa"
@@ -67,6 +68,7 @@ func (la *loopAnalysis) handlerExit(s *state, ret *ssa.Return) {
 	}
 	la.checkI(s, pos)
 	la.checkIVAt(s, ret, pos, "returns")
+	la.checkMailboxes(s, pos)
 }
 
 // checkStaleWrite is condition III in the handler form: a received
@@ -158,4 +160,224 @@ func (la *loopAnalysis) isReceiver(p *ssa.Parameter) bool {
 	}
 	f := p.Parent()
 	return f != nil && f.Signature.Recv() != nil && len(f.Params) > 0 && f.Params[0] == p && types.Identical(p.Type(), recv.Type())
+}
+
+// A mailboxField is a field of a process type that holds what the
+// process received in the current round: messages, or what it counted
+// from them (n.votes[m.From] = true). When the tag changes on the
+// components its messages carry, the handler must empty it: what it
+// holds belongs to the old round.
+type mailboxField struct {
+	field *types.Var
+	comps uint8 // the tag components its messages carry
+}
+
+// mailboxes are the mailbox fields of the handler's process type: those
+// some handler of the type writes with data of the message it received
+// (a field of messages sent, an outbox, is not one). Computed once per
+// process type.
+func (la *loopAnalysis) mailboxes() []mailboxField {
+	proc := la.loop.Handler.Process
+	if mb, ok := la.sum.mailboxes[proc]; ok {
+		return mb
+	}
+	st, ok := proc.Type.Type().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	comps := make(map[*types.Var]uint8)
+	tag := make(map[*types.Var]bool)
+	for _, sv := range la.loop.Vars {
+		if len(sv.Fields) > 0 {
+			tag[sv.Fields[len(sv.Fields)-1].Origin()] = true
+		}
+	}
+	for fn, h := range la.ann.Handlers {
+		if h.Process != proc || h.Msg < 0 {
+			continue
+		}
+		f := la.fn.Prog.FuncValue(fn)
+		if f == nil || len(f.Params) <= h.Msg+1 {
+			continue
+		}
+		param := f.Params[h.Msg+1]
+		m := la.msgOf(param.Type())
+		if m == nil {
+			continue
+		}
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if fv, ok := writtenField(instr, param); ok && fv != nil && !tag[fv.Origin()] {
+					comps[fv.Origin()] |= la.mappedMask(m)
+				}
+			}
+		}
+	}
+	var out []mailboxField
+	for i := range st.NumFields() {
+		if c, ok := comps[st.Field(i)]; ok && len(out) < 64 {
+			out = append(out, mailboxField{field: st.Field(i), comps: c})
+		}
+	}
+	la.sum.mailboxes[proc] = out
+	return out
+}
+
+// mappedMask is the set of tag components a message type carries.
+func (la *loopAnalysis) mappedMask(m *annotations.Msg) uint8 {
+	var mask uint8
+	for _, i := range la.mapped(m) {
+		mask |= 1 << i
+	}
+	return mask
+}
+
+// writtenField is the field of a struct instr writes with data derived
+// from the parameter param: a store to a field (n.log = append(n.log,
+// m.Cmd)), or an update of a map held in a field (n.votes[m.From] = true).
+func writtenField(instr ssa.Instruction, param *ssa.Parameter) (*types.Var, bool) {
+	var addr ssa.Value
+	var vals []ssa.Value
+	switch in := instr.(type) {
+	case *ssa.Store:
+		addr, vals = in.Addr, []ssa.Value{in.Val}
+	case *ssa.MapUpdate:
+		ld, ok := in.Map.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return nil, false
+		}
+		addr, vals = ld.X, []ssa.Value{in.Key, in.Value}
+	default:
+		return nil, false
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil, false
+	}
+	for _, v := range vals {
+		if derivesFrom(v, param, 6) {
+			return fieldOf(fa), true
+		}
+	}
+	return nil, false
+}
+
+// derivesFrom reports whether v is computed from param (directly, or
+// through the local naive SSA spills it to) within depth instructions.
+func derivesFrom(v ssa.Value, param *ssa.Parameter, depth int) bool {
+	if v == ssa.Value(param) {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	if a, ok := v.(*ssa.Alloc); ok {
+		// A local: what is stored into it, or into its elements and
+		// fields (the spill of the parameter, append's variadic array).
+		for _, ref := range *a.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.Store:
+				if r.Addr == ssa.Value(a) && derivesFrom(r.Val, param, depth-1) {
+					return true
+				}
+			case *ssa.IndexAddr, *ssa.FieldAddr:
+				for _, rr := range *r.(ssa.Value).Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == r.(ssa.Value) && derivesFrom(st.Val, param, depth-1) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok {
+		return false
+	}
+	for _, op := range instr.Operands(nil) {
+		if op != nil && *op != nil && derivesFrom(*op, param, depth-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// noteEmptied records a write to a mailbox field of the process: one
+// that empties it (a new collection: make, a literal, nil, s[:0]; or a
+// constant) settles what a change of the tag owed it; any other makes it
+// hold something again.
+func (la *loopAnalysis) noteEmptied(s *state, addr, val ssa.Value) {
+	if la.loop.Handler == nil || !la.processState(addr) {
+		return
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return
+	}
+	fv := fieldOf(fa)
+	if fv == nil {
+		return
+	}
+	for j, mb := range la.mailboxes() {
+		if mb.field != fv.Origin() {
+			continue
+		}
+		if fresh(val) {
+			s.owed &^= 1 << j
+			s.owedByMsg &^= 1 << j
+			s.clean |= 1 << j
+		} else {
+			s.clean &^= 1 << j
+		}
+	}
+}
+
+// tagMoved records that component i of the tag changed (to a received
+// message's, byMsg): every mailbox field whose messages carry it, unless
+// just emptied, is owed an emptying.
+func (la *loopAnalysis) tagMoved(s *state, i int, byMsg bool) {
+	if la.loop.Handler == nil {
+		return
+	}
+	for j, mb := range la.mailboxes() {
+		if mb.comps&(1<<i) == 0 || s.clean&(1<<j) != 0 {
+			continue
+		}
+		s.owed |= 1 << j
+		if byMsg {
+			s.owedByMsg |= 1 << j
+		}
+	}
+}
+
+// fresh reports whether val is a new, empty (or constant) value.
+func fresh(val ssa.Value) bool {
+	switch v := val.(type) {
+	case *ssa.Const, *ssa.MakeMap, *ssa.MakeSlice:
+		return true
+	case *ssa.UnOp:
+		a, ok := v.X.(*ssa.Alloc)
+		return ok && v.Op == token.MUL && a.Comment == "complit"
+	case *ssa.Slice:
+		// n.acks = n.acks[:0]
+		if c, ok := v.High.(*ssa.Const); ok && v.Low == nil {
+			x, ok := int64Const(c)
+			return ok && x == 0
+		}
+	}
+	return false
+}
+
+// checkMailboxes reports, at a return of the handler, the mailbox fields
+// it left holding the old round's content after the tag changed.
+func (la *loopAnalysis) checkMailboxes(s *state, pos token.Pos) {
+	for j, mb := range la.mailboxes() {
+		switch {
+		case s.owed&(1<<j) == 0:
+		case s.owedByMsg&(1<<j) != 0:
+			la.report(4, pos, false, "the handler moves to the round of a received message without emptying %s, which holds what was received in the old round", mb.field.Name())
+		default:
+			la.report(3, pos, false, "the tag changes without emptying %s, which holds what was received in the old round: its content would count in the new one", mb.field.Name())
+		}
+	}
 }

@@ -38,6 +38,13 @@ type state struct {
 	// readPending are the pending mailboxes read since the message went
 	// in: what the process does next may depend on it.
 	readPending map[termKey]bool
+	// owed has bit j set when the tag changed on a component the
+	// messages of the handler's mailbox field j carry and the field has
+	// not been emptied since; owedByMsg when that change was a jump to a
+	// received message. clean has bit j set when field j was emptied and
+	// not written since (a change of the tag then owes nothing). See
+	// handler.go; loops leave them zero.
+	owed, owedByMsg, clean uint64
 	// bools are the locations of booleans holding the value of a
 	// comparison (or a constant) computed earlier: in naive SSA, a && b
 	// used as a value goes through one, and a branch on it is a branch on
@@ -80,6 +87,7 @@ func (lattice) Equals(a, b *state) bool {
 		return a == b
 	}
 	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
+		a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean &&
 		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.readPending, b.readPending) && maps.Equal(a.bools, b.bools)
 }
 
@@ -98,6 +106,8 @@ func (lattice) Merge(a, b *state) *state {
 		}
 	}
 	out.last = a.last.Union(b.last)
+	out.owed, out.owedByMsg = a.owed|b.owed, a.owedByMsg|b.owedByMsg
+	out.clean = a.clean & b.clean
 	out.lastApprox = a.lastApprox || b.lastApprox
 	for key, bt := range b.terms {
 		at, ok := out.terms[key]

@@ -36,10 +36,12 @@ type summaries struct {
 	ann     *annotations.Annotations
 	pkg     *ssa.Package
 	cache   map[*ssa.Function]*effect
+	// mailboxes caches loopAnalysis.mailboxes per process type.
+	mailboxes map[*annotations.Process][]mailboxField
 }
 
 func newSummaries(ann *annotations.Annotations, pkg *ssa.Package) *summaries {
-	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect), witness: newWitnesses()}
+	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect), witness: newWitnesses(), mailboxes: make(map[*annotations.Process][]mailboxField)}
 }
 
 // of is the effect of the call c.

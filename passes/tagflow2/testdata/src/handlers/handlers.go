@@ -37,7 +37,6 @@ type Node struct {
 	votedIn uint64
 	granted int
 	out     []Message
-	later   []Message
 }
 
 //sync:send
@@ -112,13 +111,62 @@ func (n *Node) CountAny(m Message) {
 	}
 }
 
+// Buffering keeps the messages of its term that it has not used yet: a
+// mailbox, which holds the current term's messages only.
+//
+//sync:tag term,role
+type Buffering struct {
+	term uint64
+	role Role
+	kept []Message
+	out  []Message
+}
+
+//sync:send
+func (b *Buffering) send(m Message) { b.out = append(b.out, m) }
+
+// Keep jumps to a later term, emptying the mailbox of the old one, and
+// keeps the message.
+//
+//sync:handler
+func (b *Buffering) Keep(m Message) {
+	if m.Term < b.term {
+		return
+	}
+	if m.Term > b.term {
+		b.term, b.role = m.Term, Follower
+		b.kept = nil
+	}
+	b.kept = append(b.kept, m)
+}
+
+// Advance moves to the next term and empties the mailbox.
+//
+//sync:handler
+func (b *Buffering) Advance() {
+	b.term++
+	b.role = Candidate
+	b.kept = b.kept[:0]
+	b.send(Message{Type: Vote, Term: b.term})
+}
+
+// AdvanceKeeping moves to the next term and keeps the old term's
+// messages, which would count in the new one.
+//
+//sync:handler
+func (b *Buffering) AdvanceKeeping() {
+	b.term++
+	b.role = Candidate
+	b.send(Message{Type: Vote, Term: b.term})
+} // want `condition 3: the tag changes without emptying kept, which holds what was received in the old round: its content would count in the new one`
+
 // Buffer keeps a message of a later term for later, without moving to
 // its term.
 //
 //sync:handler
-func (n *Node) Buffer(m Message) {
-	if m.Term < n.term {
+func (b *Buffering) Buffer(m Message) {
+	if m.Term < b.term {
 		return
 	}
-	n.later = append(n.later, m) // want `cannot prove 3: Message stored without checking that its tag is == \(term,role\)` `condition 3: Message stored without checking that its tag is == \(term,role\)`
+	b.kept = append(b.kept, m) // want `cannot prove 3: Message stored without checking that its tag is == \(term,role\)` `condition 3: Message stored without checking that its tag is == \(term,role\)`
 } // want `condition 4: the process returns while a Message of a later round can be kept, without a jump to its round first`
