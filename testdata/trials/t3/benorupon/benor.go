@@ -98,7 +98,8 @@ func (p *Process) Start() {
 
 // enter starts phase with estimate x and reports it.
 func (p *Process) enter(phase uint32, x Value) {
-	p.phase, p.step, p.x = phase, StepReport, x
+	p.phase, p.step = phase, StepReport
+	p.x = x
 	p.reports = tally[Value]{}
 	p.proposals = tally[Value]{}
 	p.out <- Report{Phase: p.phase, From: p.id, Value: p.x}

@@ -150,7 +150,7 @@ func (r *Replica) onCommit(m Commit) {
 }
 
 func (r *Replica) onViewChange(m ViewChange) {
-	if m.View() != r.view || r.kind != KindViewChange || primary(r.view, r.n) != r.id {
+	if m.View() != r.view || m.Seq() != 0 || r.kind != KindViewChange || primary(r.view, r.n) != r.id {
 		return
 	}
 	r.vcs[m.Sender()] = m
@@ -183,8 +183,8 @@ func (r *Replica) onViewChange(m ViewChange) {
 }
 
 func (r *Replica) onNewView(m NewView) {
-	if m.View() < r.view || m.View() == r.view && r.kind != KindViewChange || m.Sender() != primary(m.View(), r.n) {
-		return
+	if m.View() < r.view || m.View() == r.view && r.kind != KindViewChange || m.Seq() != 0 || m.Sender() != primary(m.View(), r.n) {
+		return // an old view's, one we installed already, or malformed
 	}
 	if m.View() > r.view {
 		r.view, r.seq, r.kind = m.View(), 0, KindNewView // we had not timed out yet: join the view

@@ -205,10 +205,11 @@ func freshest(acks map[int]Packet) []Txn {
 }
 
 func (p *Peer) onNewLeader(m Packet) {
-	if m.Hdr.Zxid.Epoch < p.zxid.Epoch || m.Hdr.Zxid.Epoch == p.zxid.Epoch && (m.Hdr.From != p.leader || p.step != AckEpoch) {
+	later := m.Hdr.Zxid.Epoch > p.zxid.Epoch
+	if !later && (m.Hdr.Zxid != p.zxid || m.Hdr.From != p.leader || p.step != AckEpoch) {
 		return // the NEWLEADER of an old epoch, or one we adopted already
 	}
-	if m.Hdr.Zxid.Epoch > p.zxid.Epoch {
+	if later {
 		// The leader of a later epoch, whose NEWEPOCH we missed: we can
 		// follow it, since we adopt its history whole and move to its
 		// epoch, so we will not promise an earlier one again.
