@@ -477,6 +477,11 @@ func (la *loopAnalysis) persistent(addr ssa.Value, instr ssa.Instruction) bool {
 		return true
 	}
 	nl := la.innermost(instr.Block())
+	if la.loop.Handler != nil && nl == nil && !strings.Contains(l.path, "*") {
+		// A handler's local outside any loop lives for one step (what
+		// it points to may not).
+		return false
+	}
 	if a.Parent() != la.fn {
 		// A local of a called function is a mailbox when it outlives an
 		// iteration of the reception loop around the store (collect's
@@ -1058,7 +1063,11 @@ func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
 		want = "=="
 	}
 	if good.IsEmpty() && !t.inexact() {
-		la.report(3, pos, false, "%s %s with a tag lower than the current one %s", name, how, la.tagText())
+		which := "lower than"
+		if t.rel.Lex()&lexrel.LT == 0 {
+			which = "other than" // a partial mapping's later round
+		}
+		la.report(3, pos, false, "%s %s with a tag %s the current one %s", name, how, which, la.tagText())
 		return
 	}
 	if !t.inexact() {
@@ -1094,7 +1103,7 @@ func (la *loopAnalysis) checkIVAt(s *state, instr ssa.Instruction, pos token.Pos
 		if what == "receives" && la.sameReception(s, key, instr) {
 			continue
 		}
-		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() == instr.Parent() && !s.readPending[key] && !la.liveAfter(instr, a) {
+		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() == instr.Parent() && !strings.Contains(key.loc.path, "*") && !s.readPending[key] && !la.liveAfter(instr, a) {
 			// A local nothing has read since the later round's message
 			// went in, and no later statement reads: the message
 			// changes nothing the process does.

@@ -2,6 +2,7 @@ package tagflow2
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"iter"
@@ -148,12 +149,29 @@ func (la *loopAnalysis) solveAndCheck(entry *state) []tagflow.Finding {
 	return la.sortedFindings()
 }
 
-// initialParts marks the components that partition states (see partKey).
+// initialParts marks the components that partition states (see partKey),
+// and gives a component kept in a Go enum its constants: the analysis
+// assumes that a variable of an enum type holds one of the constants
+// declared with it (an assignment of anything else is followed as such).
 func (la *loopAnalysis) initialParts(s *state) {
 	for i, sv := range la.loop.Vars {
 		if sv.Enum != nil || (i == la.k-1 && la.k >= 2) {
 			s.partMask |= 1 << i
 		}
+		if sv.Enum == nil || len(sv.Enum.Consts) > maxConsts {
+			continue
+		}
+		c := constsOf()
+		for _, k := range sv.Enum.Consts {
+			if x, ok := constant.Int64Val(constant.ToInt(k.Val())); ok {
+				c = c.add(x)
+			} else {
+				c = unknownConsts
+				break
+			}
+		}
+		s.cur[i] = c
+		s.assumed |= 1 << i
 	}
 }
 

@@ -172,10 +172,10 @@ type mailboxField struct {
 	comps uint8 // the tag components its messages carry
 }
 
-// mailboxes are the mailbox fields of the handler's process type: those
-// some handler of the type writes with data of the message it received
-// (a field of messages sent, an outbox, is not one). Computed once per
-// process type.
+// mailboxes are the mailbox fields of the handler's process type: the
+// slices and maps some handler of the type writes with data of the
+// message it received (a field of messages sent, an outbox, is not one).
+// Computed once per process type.
 func (la *loopAnalysis) mailboxes() []mailboxField {
 	proc := la.loop.Handler.Process
 	if mb, ok := la.sum.mailboxes[proc]; ok {
@@ -207,8 +207,8 @@ func (la *loopAnalysis) mailboxes() []mailboxField {
 		}
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
-				if fv, ok := writtenField(instr, param); ok && fv != nil && !tag[fv.Origin()] {
-					comps[fv.Origin()] |= la.mappedMask(m)
+				if fv, ok := writtenField(instr, param); ok && fv != nil && !tag[fv.Origin()] && isCollection(fv.Type()) {
+					comps[fv.Origin()] |= la.carriedFields(m)
 				}
 			}
 		}
@@ -223,13 +223,29 @@ func (la *loopAnalysis) mailboxes() []mailboxField {
 	return out
 }
 
-// mappedMask is the set of tag components a message type carries.
-func (la *loopAnalysis) mappedMask(m *annotations.Msg) uint8 {
+// carriedFields is the set of tag components a message type carries in
+// its fields (or methods): the mailbox of a type whose round is a
+// constant is that round's, and entering the round owes it nothing.
+func (la *loopAnalysis) carriedFields(m *annotations.Msg) uint8 {
 	var mask uint8
-	for _, i := range la.mapped(m) {
-		mask |= 1 << i
+	for i, c := range m.Components {
+		if i < la.k && c.Kind != annotations.Absent && c.Kind != annotations.Const {
+			mask |= 1 << i
+		}
 	}
 	return mask
+}
+
+// isCollection reports whether t is a slice or a map: what holds the
+// messages of a round or what was counted from them (a scalar derived
+// from a message, such as an accepted value, is state the round's
+// transition computes, not a mailbox).
+func isCollection(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	}
+	return false
 }
 
 // writtenField is the field of a struct instr writes with data derived
@@ -380,4 +396,26 @@ func (la *loopAnalysis) checkMailboxes(s *state, pos token.Pos) {
 			la.report(3, pos, false, "the tag changes without emptying %s, which holds what was received in the old round: its content would count in the new one", mb.field.Name())
 		}
 	}
+}
+
+// isMailbox reports whether addr is the address of a mailbox field of the
+// handler's process, reached through its receiver.
+func (la *loopAnalysis) isMailbox(addr ssa.Value) bool {
+	if la.loop.Handler == nil || !la.processState(addr) {
+		return false
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	fv := fieldOf(fa)
+	if fv == nil {
+		return false
+	}
+	for _, mb := range la.mailboxes() {
+		if mb.field == fv.Origin() {
+			return true
+		}
+	}
+	return false
 }

@@ -20,6 +20,10 @@ type state struct {
 	partMask uint8
 	// cur are the constants each component of the current tag may be.
 	cur [lexrel.MaxK]constSet
+	// assumed has bit i set while cur[i] is only the assumption that a
+	// Go enum holds one of its constants (at the entry), not something
+	// the code established: what follows from it is not exact.
+	assumed uint8
 	// unknownAt is, per component, the position of a call that may have
 	// changed it in a way the analysis does not see (the first such), for
 	// "cannot prove" findings; NoPos when none did.
@@ -87,7 +91,7 @@ func (lattice) Equals(a, b *state) bool {
 		return a == b
 	}
 	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
-		a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean &&
+		a.assumed == b.assumed && a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean &&
 		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.readPending, b.readPending) && maps.Equal(a.bools, b.bools)
 }
 
@@ -106,6 +110,7 @@ func (lattice) Merge(a, b *state) *state {
 		}
 	}
 	out.last = a.last.Union(b.last)
+	out.assumed = a.assumed | b.assumed
 	out.owed, out.owedByMsg = a.owed|b.owed, a.owedByMsg|b.owedByMsg
 	out.clean = a.clean & b.clean
 	out.lastApprox = a.lastApprox || b.lastApprox
@@ -200,7 +205,13 @@ func (s *state) refine(key termKey) {
 			continue
 		}
 		if t.consts[i].known && s.cur[i].known {
-			t.rel = t.rel.Restrict(i, constRel(t.consts[i], s.cur[i]))
+			r := t.rel.Restrict(i, constRel(t.consts[i], s.cur[i]))
+			if r != t.rel && s.assumed&(1<<i) != 0 {
+				// Known only from the enum's constants: a relation
+				// narrowed by an assumption is not exact.
+				t.approx = true
+			}
+			t.rel = r
 			changed = true
 		}
 	}
@@ -238,6 +249,7 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 	}
 	s.last = s.last.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(rel, r) })
 	s.cur[i] = consts
+	s.assumed &^= 1 << i
 	if srcOK && int(src.comp) == i {
 		if t, ok := s.terms[src.key]; ok {
 			t.rel = t.rel.Assign(i, lexrel.EQ)
@@ -283,6 +295,7 @@ func (s *state) assignFrom(key termKey, mask uint) {
 		if mask&(1<<i) != 0 {
 			m.rel = m.rel.Assign(i, lexrel.EQ)
 			s.cur[i] = m.consts[i]
+			s.assumed &^= 1 << i
 			s.unknownAt[i] = token.NoPos
 		}
 	}

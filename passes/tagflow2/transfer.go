@@ -384,6 +384,11 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 		// A location not written in this function: its content is
 		// whatever the code before left there.
 		switch {
+		case coll != nil && la.isMailbox(addr):
+			// A mailbox of a handler's process at the entry: it holds
+			// messages of the current round only, an invariant every
+			// handler keeps (checkMailboxes, condition IV at exits).
+			s.terms[key] = term{kind: collectionTerm, rel: equalOn(lexrel.Top(la.k), la.mapped(coll)), msg: coll, recv: true}
 		case coll != nil:
 			s.terms[key] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: coll, recv: true, approx: true}
 		case env >= 0:
@@ -759,7 +764,7 @@ func (sc scalar) exactTo(s *state, i int) bool {
 	if sc.comp == i {
 		return sc.ok && !sc.approx
 	}
-	return sc.consts.known && s.cur[i].known
+	return sc.consts.known && s.cur[i].known && s.assumed&(1<<i) == 0
 }
 
 // relTo completes a scalar whose component is only known from the other

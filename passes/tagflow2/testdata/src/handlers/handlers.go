@@ -168,5 +168,5 @@ func (b *Buffering) Buffer(m Message) {
 	if m.Term < b.term {
 		return
 	}
-	b.kept = append(b.kept, m) // want `cannot prove 3: Message stored without checking that its tag is == \(term,role\)` `condition 3: Message stored without checking that its tag is == \(term,role\)`
+	b.kept = append(b.kept, m) // want `condition 3: Message stored without checking that its tag is == \(term,role\)`
 } // want `condition 4: the process returns while a Message of a later round can be kept, without a jump to its round first`
