@@ -534,6 +534,13 @@ func (la *loopAnalysis) commOf(c *ssa.CallCommon) *annotations.Comm {
 }
 
 func (la *loopAnalysis) send(s *state, c *ssa.CallCommon, instr *ssa.Call) {
+	if comm := la.commOf(c); comm != nil && comm.Stamps {
+		// The send puts the current tag on what it sends: condition
+		// II holds by construction; I and IV are checked as at any
+		// send.
+		la.sendValues(s, instr, nil)
+		return
+	}
 	la.sendValues(s, instr, c.Args)
 }
 

@@ -170,3 +170,16 @@ func (b *Buffering) Buffer(m Message) {
 	}
 	b.kept = append(b.kept, m) // want `condition 3: Message stored without checking that its tag is == \(term,role\)`
 } // want `condition 4: the process returns while a Message of a later round can be kept, without a jump to its round first`
+
+// stamp sends m with the process's current term.
+//
+//sync:send stamps
+func (b *Buffering) stamp(m Message) {
+	m.Term = b.term
+	b.out = append(b.out, m)
+}
+
+// Ping builds its message without the term: the stamping send puts it on.
+//
+//sync:handler
+func (b *Buffering) Ping() { b.stamp(Message{Type: Vote}) }
