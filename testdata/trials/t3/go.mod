@@ -1,0 +1,3 @@
+module trials.example/t3
+
+go 1.26
