@@ -101,6 +101,9 @@ func (r *Replica) Step(m Message) {
 	if m.Hdr.View < r.view || m.Hdr.View == r.view && m.Hdr.Status < r.status {
 		return // of an earlier view, or of this view's finished view change
 	}
+	if (m.Kind == Prepare || m.Kind == StartView) && m.Hdr.From != r.primary(m.Hdr.View) {
+		return // only the primary of a view sends these
+	}
 	if m.Hdr.View > r.view || m.Hdr.Status > r.status {
 		switch m.Kind {
 		case Prepare, StartView:
@@ -113,9 +116,6 @@ func (r *Replica) Step(m Message) {
 	}
 	switch m.Kind {
 	case Prepare, StartView:
-		if m.Hdr.From != r.primary(r.view) {
-			return
-		}
 		if len(m.Log) > len(r.log) {
 			r.log = slices.Clone(m.Log)
 		}
