@@ -58,7 +58,7 @@ func run(t *testing.T, n int, seed int64, steps int) int {
 func TestCommittedPrefix(t *testing.T) {
 	for seed := int64(1); seed <= 20; seed++ {
 		n := 3 + 2*int(seed%2)
-		if got := run(t, n, seed, 3000); got < 20 {
+		if got := run(t, n, seed, 2000); got < 20 {
 			t.Errorf("seed %d (n=%d): only %d ops committed", seed, n, got)
 		}
 	}
