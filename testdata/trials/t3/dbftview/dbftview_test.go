@@ -77,7 +77,7 @@ func run(t *testing.T, n int, seed int64, steps int) int {
 }
 
 func TestAgreement(t *testing.T) {
-	for seed := int64(1); seed <= 40; seed++ {
+	for seed := int64(1); seed <= 30; seed++ {
 		// Without dBFT's recovery messages a height can stall for good when
 		// at most f validators are commit-locked in a view the others left,
 		// so progress is only required to start.
