@@ -29,7 +29,8 @@
 //     qc.View+1 instead of the leader's view.
 //   - hotstuffpm-proposal-view-only (syncrecv): a proposal of the current
 //     view reaching a replica that already voted is stored.
-//   - hotstuffpm-late-votes (syncrecv): votes one view late are counted.
+//   - hotstuffpm-newviews-allocated-once (syncrecv): the NewViews of an
+//     earlier view are counted.
 //   - hotstuffpm-newview-no-enter (syncjump): the leader collects NewViews
 //     of a later view without entering it.
 package hotstuffpm

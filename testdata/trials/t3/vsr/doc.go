@@ -21,8 +21,8 @@
 // Mutants (mutants.txt):
 //   - vsr-viewchange-same-view (syncmono): a view change starts without
 //     bumping the view, going back from normal to view-change status.
-//   - vsr-startview-before-install (syncsend): StartView is sent before the
-//     new primary becomes normal.
+//   - vsr-startview-built-before-install (syncsend): StartView is built
+//     before the new primary becomes normal and sent after.
 //   - vsr-stale-prepareok (syncrecv): PrepareOKs of earlier views count.
 //   - vsr-svcs-kept (syncrecv): StartViewChanges of a failed view change
 //     count in the next one.
