@@ -170,6 +170,10 @@ func (la *loopAnalysis) isReceiver(p *ssa.Parameter) bool {
 type mailboxField struct {
 	field *types.Var
 	comps uint8 // the tag components its messages carry
+	// msgs marks a collection of messages, a mailbox by its type; a
+	// collection of data taken from messages (n.votes[m.From] = true)
+	// may be one, or state the rounds build on (a log, a block tree).
+	msgs bool
 }
 
 // mailboxes are the mailbox fields of the handler's process type: the
@@ -216,7 +220,7 @@ func (la *loopAnalysis) mailboxes() []mailboxField {
 	var out []mailboxField
 	for i := range st.NumFields() {
 		if c, ok := comps[st.Field(i)]; ok && len(out) < 64 {
-			out = append(out, mailboxField{field: st.Field(i), comps: c})
+			out = append(out, mailboxField{field: st.Field(i), comps: c, msgs: la.elemMsg(st.Field(i).Type()) != nil})
 		}
 	}
 	la.sum.mailboxes[proc] = out
@@ -390,6 +394,8 @@ func (la *loopAnalysis) checkMailboxes(s *state, pos token.Pos) {
 	for j, mb := range la.mailboxes() {
 		switch {
 		case s.owed&(1<<j) == 0:
+		case !mb.msgs:
+			la.report(3, pos, true, "the tag changes while %s, filled from received messages, is not emptied: if it counts what the round received (a mailbox), empty it when the tag changes", mb.field.Name())
 		case s.owedByMsg&(1<<j) != 0:
 			la.report(4, pos, false, "the handler moves to the round of a received message without emptying %s, which holds what was received in the old round", mb.field.Name())
 		default:

@@ -197,6 +197,13 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 			}
 		}
 		t.approx = la.unread(t.msg)
+		for i, c := range t.msg.Components {
+			if i < la.k && c.Kind == annotations.Const && s.assumed&(1<<i) != 0 {
+				// Its constant round compared with a round known only
+				// from the enum's constants.
+				t.approx = true
+			}
+		}
 		s.terms[key] = t
 	case la.elemMsg(elem) != nil:
 		la.rebind(s, key)
