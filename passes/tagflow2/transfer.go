@@ -198,9 +198,9 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 		}
 		t.approx = la.unread(t.msg)
 		for i, c := range t.msg.Components {
-			if i < la.k && c.Kind == annotations.Const && s.assumed&(1<<i) != 0 {
+			if i < la.k && c.Kind == annotations.Const && s.assumed&(1<<i) != 0 && t.rel.Component(i) != lexrel.Any {
 				// Its constant round compared with a round known only
-				// from the enum's constants.
+				// from the enum's constants, which ruled something out.
 				t.approx = true
 			}
 		}
