@@ -341,8 +341,11 @@ func (la *loopAnalysis) jump(s *state, st *ssa.Store) bool {
 			break
 		}
 		i, isSync := la.syncIndex(next.Addr)
+		if !isSync || mask&(1<<i) != 0 {
+			break
+		}
 		r, tracked := s.regs[next.Val]
-		if !isSync || !tracked || r.key != first.key || int(r.comp) != i || mask&(1<<i) != 0 {
+		if !(tracked && r.key == first.key && int(r.comp) == i) && !la.msgConst(s, t, i, next.Val) {
 			break
 		}
 		mask |= 1 << i
@@ -361,6 +364,21 @@ func (la *loopAnalysis) jump(s *state, st *ssa.Store) bool {
 	}
 	s.assignFrom(first.key, mask)
 	return true
+}
+
+// msgConst reports whether val is the constant that the message t's type
+// gives component i (enter(m.Phase, StepCollect) for a message mapped
+// Phase,StepCollect): part of a jump to t's tag.
+func (la *loopAnalysis) msgConst(s *state, t term, i int, val ssa.Value) bool {
+	if t.msg == nil || i >= len(t.msg.Components) || t.msg.Components[i].Kind != annotations.Const {
+		return false
+	}
+	want, ok := constInt64(t.msg.Components[i])
+	if !ok {
+		return false
+	}
+	c := la.scalarOf(s, val).consts
+	return c.known && c.n == 1 && c.v[0] == want
 }
 
 // addressing reports whether instr only computes an address or reads
