@@ -540,11 +540,50 @@ func (la *loopAnalysis) call(s *state, c *ssa.CallCommon, instr *ssa.Call) {
 		la.builtin(s, b, c, instr)
 		return
 	}
+	if la.methodComponent(s, c, instr) {
+		return
+	}
 	if f := la.followable(c); f != nil {
 		la.callFunction(s, f, c, instr)
 		return
 	}
 	la.opaqueCall(s, c, instr)
+}
+
+// methodComponent interprets a call of a method that the receiver's
+// message type maps as a tag component (m.Height(), m.GetTerm()): its
+// result is that component of the message, as a field would be.
+func (la *loopAnalysis) methodComponent(s *state, c *ssa.CallCommon, instr *ssa.Call) bool {
+	var fn *types.Func
+	var recv ssa.Value
+	switch {
+	case c.IsInvoke():
+		fn, recv = c.Method, c.Value
+	case c.StaticCallee() != nil && len(c.Args) > 0:
+		fn, _ = c.StaticCallee().Object().(*types.Func)
+		recv = c.Args[0]
+	}
+	if fn == nil || instr == nil {
+		return false
+	}
+	r, ok := s.regs[recv]
+	if !ok && isPointer(recv.Type()) {
+		r, ok = la.addrRef(s, recv)
+	}
+	if !ok || r.comp != wholeComp {
+		return false
+	}
+	t, ok := s.terms[r.key]
+	if !ok || t.kind != messageTerm || t.msg == nil {
+		return false
+	}
+	for i, comp := range t.msg.Components {
+		if i < la.k && comp.Kind == annotations.Method && comp.Method != nil && comp.Method.Name() == fn.Name() {
+			s.regs[instr] = ref{key: r.key, comp: int8(i)}
+			return true
+		}
+	}
+	return false
 }
 
 func (la *loopAnalysis) commOf(c *ssa.CallCommon) *annotations.Comm {

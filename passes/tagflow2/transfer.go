@@ -150,7 +150,7 @@ func (la *loopAnalysis) elemMsg(t types.Type) *annotations.Msg {
 }
 
 // unread reports whether a component of m's tag is of a kind this engine
-// does not read (a method, an enum mapping): what it learns of such a
+// does not read (an enum mapping): what it learns of such a
 // message's tag is then an over-approximation ("cannot prove"), never
 // exact.
 func (la *loopAnalysis) unread(m *annotations.Msg) bool {
@@ -158,7 +158,7 @@ func (la *loopAnalysis) unread(m *annotations.Msg) bool {
 		return false
 	}
 	for i, c := range m.Components {
-		if i < la.k && c.Kind != annotations.Field && c.Kind != annotations.Const && c.Kind != annotations.Absent {
+		if i < la.k && c.Kind == annotations.Mapped {
 			return true
 		}
 	}

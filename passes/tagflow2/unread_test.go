@@ -6,9 +6,10 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
-// TestUnread checks that the components this engine does not read (a
-// method, an enum mapping, an interface message's methods) make what
-// depends on them "cannot prove".
+// TestUnread checks that the components this engine does not read (an
+// enum mapping) make what depends on them "cannot prove", and that what
+// it reads through methods (a getter, an interface message's methods) is
+// not handed over as if the call could keep the message.
 func TestUnread(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), report, "unread")
 }

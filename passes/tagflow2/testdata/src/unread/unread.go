@@ -1,7 +1,8 @@
-// Package unread has messages whose tag the engine does not read: a
-// getter (a method component), an enum mapping, and an interface read
-// through methods. Every check that depends on them is "cannot prove",
-// never a pass and never a violation of what the engine cannot see.
+// Package unread has messages whose tag the engine reads only in part: a
+// getter (a method component, read as the component it returns) beside an
+// enum mapping (not read), and an interface read through methods. Every
+// check that depends on what is not read is "cannot prove", never a pass
+// and never a violation of what the engine cannot see.
 package unread
 
 type Step int
@@ -75,7 +76,7 @@ func (p *P) RunPayload() {
 	//sync:tag p.round,p.step
 	for {
 		m := <-p.pin
-		if m.Height() != p.round { // want `cannot prove 3: a received message is handed to the call of Height, which may keep it`
+		if m.Height() != p.round {
 			continue
 		}
 		p.got = append(p.got, m) // want `cannot prove 3: Payload stored without checking that its tag is >= \(p\.round,p\.step\)`
