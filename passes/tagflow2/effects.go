@@ -144,6 +144,13 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 		return
 	}
 	lit, isLit := literalFields(val, nil, make(map[string]ssa.Value))
+	builder := false
+	if !isLit {
+		// A header built by a method of the package from the tag
+		// (Hdr: r.hdr(), where hdr returns Header{View: r.view, ...}).
+		lit, isLit = la.builtHeader(val)
+		builder = isLit
+	}
 	la.rebind(s, key)
 	for i, c := range t.msg.Components {
 		if i >= la.k || c.Kind != annotations.Field || len(c.FieldIndex) <= len(prefix) || !equalInts(c.FieldIndex[:len(prefix)], prefix) {
@@ -161,6 +168,24 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 			t.unset &^= 1 << i
 			continue
 		}
+		if builder {
+			if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				if j, ok := la.syncIndex(ld.X); ok && j == i {
+					// The builder copies the tag's component.
+					t.rel = t.rel.Assign(i, lexrel.EQ)
+					t.unset &^= 1 << i
+					t.consts[i] = s.cur[i]
+					continue
+				}
+			}
+			if _, ok := v.(*ssa.Const); !ok {
+				t.rel = t.rel.Assign(i, lexrel.Any)
+				t.approx = true
+				t.consts[i] = unknownConsts
+				t.unset &^= 1 << i
+				continue
+			}
+		}
 		sc := la.scalarOf(s, v)
 		t.rel = t.rel.Assign(i, sc.relTo(s, i))
 		t.approx = t.approx || !sc.exactTo(s, i)
@@ -168,6 +193,34 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 		t.consts[i] = sc.consts
 	}
 	s.terms[key] = t
+}
+
+// builtHeader recognises val as the result of a call of a one-block
+// function of the package that returns a composite literal, and gives
+// that literal's fields (values of the callee's frame: only its loads of
+// the tag's components and its constants mean something here).
+func (la *loopAnalysis) builtHeader(val ssa.Value) (map[string]ssa.Value, bool) {
+	c, ok := val.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	f := c.Call.StaticCallee()
+	if f == nil || pkgOf(f) != la.fn.Pkg || len(f.Blocks) != 1 {
+		return nil, false
+	}
+	instrs := f.Blocks[0].Instrs
+	ret, ok := instrs[len(instrs)-1].(*ssa.Return)
+	if !ok || len(ret.Results) != 1 {
+		return nil, false
+	}
+	for _, in := range instrs {
+		if st, ok := in.(*ssa.Store); ok {
+			if _, isSync := la.syncIndex(st.Addr); isSync {
+				return nil, false // it changes the tag
+			}
+		}
+	}
+	return literalFields(throughLocal(ret.Results[0]), nil, make(map[string]ssa.Value))
 }
 
 // pathFrom is the path of field indices from the message under key to
@@ -618,7 +671,11 @@ func (la *loopAnalysis) sendValuesAt(s *state, instr ssa.Instruction, pos token.
 		for _, a := range vals {
 			t, ok, isMsg := la.sentMessage(s, a)
 			if ok && la.reporting {
-				la.sum.witness.recordSend(instr.Pos(), t)
+				sent := t
+				if im, ok := la.sum.ifaceOf[t.msg]; ok {
+					sent.msg = im // sent as the interface message it implements
+				}
+				la.sum.witness.recordSend(instr.Pos(), sent)
 			}
 			switch {
 			case ok && t.msg != nil:

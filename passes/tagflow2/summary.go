@@ -38,10 +38,16 @@ type summaries struct {
 	cache   map[*ssa.Function]*effect
 	// mailboxes caches loopAnalysis.mailboxes per process type.
 	mailboxes map[*annotations.Process][]mailboxField
+	// derived caches the mappings of concrete implementations of
+	// interface messages (see derived.go); ifaceOf maps each to the
+	// interface's.
+	derived map[*types.TypeName]*annotations.Msg
+	ifaceOf map[*annotations.Msg]*annotations.Msg
 }
 
 func newSummaries(ann *annotations.Annotations, pkg *ssa.Package) *summaries {
-	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect), witness: newWitnesses(), mailboxes: make(map[*annotations.Process][]mailboxField)}
+	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect), witness: newWitnesses(), mailboxes: make(map[*annotations.Process][]mailboxField),
+		derived: make(map[*types.TypeName]*annotations.Msg), ifaceOf: make(map[*annotations.Msg]*annotations.Msg)}
 }
 
 // of is the effect of the call c.

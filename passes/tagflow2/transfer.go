@@ -130,7 +130,12 @@ func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
 }
 
 // msgOf is the tag mapping of messages of type t (or pointers to them).
-func (la *loopAnalysis) msgOf(t types.Type) *annotations.Msg { return la.ann.MsgOf(t) }
+func (la *loopAnalysis) msgOf(t types.Type) *annotations.Msg {
+	if m := la.ann.MsgOf(t); m != nil {
+		return m
+	}
+	return la.derivedMsg(t)
+}
 
 // elemMsg is the mapping of the elements of t when t is a slice, array, map
 // or channel of messages (or a pointer to one of these).

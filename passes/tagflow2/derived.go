@@ -1,0 +1,236 @@
+package tagflow2
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/ccvet/ccvet/annotations"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Concrete implementations of interface messages. When //sync:msg maps
+// an interface through methods (Height(),ViewNumber()), the values sent
+// are of concrete struct types that implement it, unannotated. Where each
+// such method is a getter (it returns a field of its receiver, through
+// embedded structs and conversions), the concrete type is a message type
+// too, with the fields the getters return as its components: building
+// one sets its tag, and sending it is checked. A type whose getters are
+// not all plain field reads gets no mapping (its sends stay "cannot
+// prove").
+
+// derivedMsg returns the mapping of t (or *t) derived from an interface
+// message it implements, nil if there is none.
+func (la *loopAnalysis) derivedMsg(t types.Type) *annotations.Msg {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.TypeParams().Len() > 0 {
+		return nil
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok || n.Obj().Pkg() != la.fn.Pkg.Pkg {
+		return nil
+	}
+	if m, ok := la.sum.derived[n.Obj()]; ok {
+		return m
+	}
+	la.sum.derived[n.Obj()] = nil // a cycle (a getter returning another message) derives nothing
+	var out *annotations.Msg
+	for _, im := range la.ann.Msgs {
+		if !im.Interface() {
+			continue
+		}
+		iface, ok := im.Type.Type().Underlying().(*types.Interface)
+		if !ok || !(types.Implements(n, iface) || types.Implements(types.NewPointer(n), iface)) {
+			continue
+		}
+		if m := la.deriveFrom(n, im); m != nil {
+			out = m
+			la.sum.ifaceOf[m] = im
+			break
+		}
+	}
+	la.sum.derived[n.Obj()] = out
+	return out
+}
+
+// deriveFrom maps n's fields onto the components of the interface
+// message im, through n's getters.
+func (la *loopAnalysis) deriveFrom(n *types.Named, im *annotations.Msg) *annotations.Msg {
+	comps := make([]annotations.Component, len(im.Components))
+	for i, c := range im.Components {
+		if c.Kind != annotations.Method {
+			comps[i] = c
+			continue
+		}
+		obj, path, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), c.Method.Name())
+		fn, ok := obj.(*types.Func)
+		if !ok {
+			return nil
+		}
+		f := la.fn.Prog.FuncValue(fn)
+		if f == nil {
+			return nil
+		}
+		if k, ok := constResult(f); ok {
+			// A method returning a constant (func (Prepare) Kind() Kind
+			// { return KindPrepare }): the type's constant round.
+			comps[i] = annotations.Component{Kind: annotations.Const, Text: c.Text, Value: k.Value}
+			continue
+		}
+		fields, index, ok := la.getterPath(f)
+		if !ok {
+			return nil
+		}
+		// A method promoted from an embedded struct (a common header):
+		// the path goes through the embedded fields first.
+		embedded, ok := embeddedFields(n, path[:len(path)-1])
+		if !ok {
+			return nil
+		}
+		fields = append(embedded, fields...)
+		index = append(slices.Clone(path[:len(path)-1]), index...)
+		comps[i] = annotations.Component{Kind: annotations.Field, Text: c.Text, Fields: fields, FieldIndex: index}
+	}
+	return &annotations.Msg{Type: n.Obj(), Components: comps, Pos: token.NoPos}
+}
+
+// getterPath recognises f as a getter: one block that returns a field of
+// its receiver (possibly converted). It returns the field path.
+func (la *loopAnalysis) getterPath(f *ssa.Function) ([]*types.Var, []int, bool) {
+	if len(f.Blocks) != 1 || len(f.Params) == 0 {
+		return nil, nil, false
+	}
+	instrs := f.Blocks[0].Instrs
+	ret, ok := instrs[len(instrs)-1].(*ssa.Return)
+	if !ok || len(ret.Results) != 1 {
+		return nil, nil, false
+	}
+	v := throughLocal(ret.Results[0])
+	for {
+		switch c := v.(type) {
+		case *ssa.Convert:
+			v = c.X
+			continue
+		case *ssa.ChangeType:
+			v = c.X
+			continue
+		}
+		break
+	}
+	var fields []*types.Var
+	var index []int
+	var x ssa.Value
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		// h.V through the address: &t.V, loaded.
+		x = ld.X
+		for {
+			fa, ok := x.(*ssa.FieldAddr)
+			if !ok {
+				break
+			}
+			fv := fieldOf(fa)
+			if fv == nil {
+				return nil, nil, false
+			}
+			fields = append([]*types.Var{fv}, fields...)
+			index = append([]int{fa.Field}, index...)
+			x = fa.X
+		}
+	} else {
+		// h.V of a value: field selections of the loaded receiver.
+		x = v
+		for {
+			fd, ok := x.(*ssa.Field)
+			if !ok {
+				break
+			}
+			st, ok := fd.X.Type().Underlying().(*types.Struct)
+			if !ok {
+				return nil, nil, false
+			}
+			fields = append([]*types.Var{st.Field(fd.Field)}, fields...)
+			index = append([]int{fd.Field}, index...)
+			x = fd.X
+		}
+	}
+	if len(fields) == 0 {
+		return nil, nil, false
+	}
+	// The base is the receiver: its spill (a value receiver), or the
+	// pointer loaded from its spill (a pointer receiver).
+	if p, ok := la.paramOf(x); ok && p == f.Params[0] {
+		return fields, index, true
+	}
+	if l, ok := x.(*ssa.UnOp); ok && l.Op == token.MUL {
+		if p, ok := la.paramOf(l.X); ok && p == f.Params[0] {
+			return fields, index, true
+		}
+	}
+	if p, ok := x.(*ssa.Parameter); ok && p == f.Params[0] {
+		return fields, index, true
+	}
+	return nil, nil, false
+}
+
+// constResult is the constant f returns, if its body is one return of a
+// constant.
+func constResult(f *ssa.Function) (*ssa.Const, bool) {
+	if len(f.Blocks) != 1 {
+		return nil, false
+	}
+	instrs := f.Blocks[0].Instrs
+	ret, ok := instrs[len(instrs)-1].(*ssa.Return)
+	if !ok || len(ret.Results) != 1 {
+		return nil, false
+	}
+	c, ok := throughLocal(ret.Results[0]).(*ssa.Const)
+	return c, ok && c.Value != nil
+}
+
+// embeddedFields are the fields of the struct n selected by the indices
+// of an embedding path.
+func embeddedFields(n *types.Named, path []int) ([]*types.Var, bool) {
+	var out []*types.Var
+	var t types.Type = n
+	for _, i := range path {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil, false
+		}
+		out = append(out, st.Field(i))
+		t = st.Field(i).Type()
+	}
+	return out, true
+}
+
+// throughLocal is what v, a load of a local that one store wrote, holds:
+// naive SSA returns a function's result through such a local.
+func throughLocal(v ssa.Value) ssa.Value {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return v
+	}
+	a, ok := ld.X.(*ssa.Alloc)
+	if !ok || a.Comment != "" {
+		return v
+	}
+	var val ssa.Value
+	for _, ref := range *a.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == ssa.Value(a) {
+			if val != nil {
+				return v
+			}
+			val = st.Val
+		}
+	}
+	if val == nil {
+		return v
+	}
+	return val
+}
