@@ -576,8 +576,40 @@ func (la *loopAnalysis) storeUntracked(s *state, addr, val ssa.Value, instr ssa.
 	if vr, ok := s.regs[val]; ok {
 		if t := s.terms[vr.key]; t.direct && t.kind == messageTerm {
 			la.checkIII(s, t, instr.Pos(), "kept in the state")
+			la.keptData(s, addr, t)
 		}
 	}
+}
+
+// keptData records that data of the message t just received was kept at
+// addr (echoes[m.From] = m.Value, a field): if t may be of a later round,
+// the jump condition IV owes from then on is owed for that data, under a
+// key of its own beside the location's (what the location holds is not a
+// message).
+func (la *loopAnalysis) keptData(s *state, addr ssa.Value, t term) {
+	if la.carriedRel(t).Lex()&lexrel.GT == 0 {
+		return
+	}
+	if ld, ok := addr.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		addr = ld.X // a map or slice loaded from its variable
+	}
+	l, ok := la.accessPath(addr)
+	if !ok {
+		return
+	}
+	l.path += "#data"
+	key := locKey(l)
+	d := term{kind: collectionTerm, rel: t.rel, consts: t.consts, msg: t.msg, recv: true, approx: t.approx, unset: t.unset, at: t.at}
+	if old, ok := s.terms[key]; ok {
+		d = old.join(d)
+	}
+	s.terms[key] = d
+	if _, ok := s.pending[key]; !ok {
+		s.pending[key] = false
+	}
+	// Reads of the data are not followed apart from the location's:
+	// take it as read.
+	s.readPending[key] = true
 }
 
 func (la *loopAnalysis) call(s *state, c *ssa.CallCommon, instr *ssa.Call) {
