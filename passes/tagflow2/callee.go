@@ -299,10 +299,22 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 // state end, to the states of the returns of true and of false.
 func (la *loopAnalysis) boolReturn(out *calleeExit, res *dense.Analysis[parts, int], b *ssa.BasicBlock, v ssa.Value, end *state) {
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
-		// Naive SSA returns through the result's local.
+		// Naive SSA returns through the result's local: each path
+		// into the return block stored its own value there (a
+		// constant, or a comparison), which the join of the paths
+		// forgets; take each incoming edge's state on its own.
 		if l, ok := la.accessPath(ld.X); ok {
 			if bv, ok := end.bools[l]; ok {
 				v = bv
+			} else if len(b.Preds) > 0 {
+				for _, pred := range b.Preds {
+					for _, in := range res.Edge(pred.Index, b.Index) {
+						e := la.block(b, in)
+						out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(e, v, true))
+						out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(e, v, false))
+					}
+				}
+				return
 			}
 		}
 	}
@@ -312,13 +324,29 @@ func (la *loopAnalysis) boolReturn(out *calleeExit, res *dense.Analysis[parts, i
 		out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(end, v, false))
 		return
 	}
-	// a && b and a || b return a phi: each incoming edge returns its own
-	// operand.
-	for i, pred := range b.Preds {
-		for _, in := range res.Edge(pred.Index, b.Index) {
-			e := la.block(b, in)
-			out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(e, phi.Edges[i], true))
-			out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(e, phi.Edges[i], false))
+	la.phiOutcomes(out, res, phi, nil, 0)
+}
+
+// phiOutcomes adds the returns of the boolean phi: a && b and a || b
+// return a phi, and each incoming edge returns its own operand, in the
+// state of that edge carried through the blocks after (from the phi's
+// block to the return). An operand that is itself the phi of the
+// incoming block (a || b && c) is followed the same way.
+func (la *loopAnalysis) phiOutcomes(out *calleeExit, res *dense.Analysis[parts, int], phi *ssa.Phi, after []*ssa.BasicBlock, depth int) {
+	pb := phi.Block()
+	for i, pred := range pb.Preds {
+		op := phi.Edges[i]
+		if inner, ok := op.(*ssa.Phi); ok && inner.Block() == pred && depth < 4 {
+			la.phiOutcomes(out, res, inner, append([]*ssa.BasicBlock{pb}, after...), depth+1)
+			continue
+		}
+		for _, in := range res.Edge(pred.Index, pb.Index) {
+			e := la.block(pb, in)
+			for _, next := range after {
+				e = la.block(next, e)
+			}
+			out.ifTrue = (lattice{}).Merge(out.ifTrue, la.returning(e, op, true))
+			out.ifFalse = (lattice{}).Merge(out.ifFalse, la.returning(e, op, false))
 		}
 	}
 }
