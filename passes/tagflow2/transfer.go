@@ -1,6 +1,7 @@
 package tagflow2
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -959,7 +960,40 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		s.applyBounds(i, t, rel)
 	}
 	s.refineAll()
+	if op == lexrel.EQ {
+		la.markLocal(s, xs, yc)
+		la.markLocal(s, ys, xc)
+	}
 	return s
+}
+
+// markLocal interprets a test that a received message's component equals
+// the constant of one of its type's //sync:local conditions (m.GetTerm()
+// == 0): on this path the message is a local event of the process, not a
+// network message, and no condition is about it.
+func (la *loopAnalysis) markLocal(s *state, side scalar, other constSet) {
+	if !side.ok || side.comp < 0 || !other.known || other.n != 1 {
+		return
+	}
+	t, ok := s.terms[side.r.key]
+	if !ok || t.kind != messageTerm || t.msg == nil || len(t.msg.Locals) == 0 || int(side.comp) >= len(t.msg.Components) {
+		return
+	}
+	comp := t.msg.Components[side.comp]
+	for _, lc := range t.msg.Locals {
+		if lc.Value == nil {
+			continue
+		}
+		v, ok := constant.Int64Val(constant.ToInt(lc.Value))
+		if !ok || v != other.v[0] || lc.Left.Text != comp.Text {
+			continue
+		}
+		t.rel = equalSet(la.k)
+		t.recv, t.direct, t.approx, t.unset = false, false, false, 0
+		s.terms[side.r.key] = t
+		delete(s.pending, side.r.key)
+		return
+	}
 }
 
 // lowerBounds are the facts side (x or y of x op y) gains from the test:
