@@ -444,3 +444,57 @@ func Assemble(locals []*Local, step int) (*System, error) {
 	}
 	return s, nil
 }
+
+// Frames returns the number of machines on the stack of the process whose
+// state l is: 0 once it finished, 1 when it runs its root machine alone.
+func (l *Local) Frames() int { return len(l.frames) }
+
+// Waiting reports whether the process waits for a call to return.
+func (l *Local) Waiting() bool { return l.waitMembers != 0 }
+
+// AtBoundary reports whether the process has finished, or runs its root
+// machine alone, at round 0 of a phase, waiting for no call.
+func (l *Local) AtBoundary() bool {
+	return len(l.frames) == 0 || len(l.frames) == 1 && l.frames[0].round == 0 && l.waitMembers == 0
+}
+
+// SameRound reports whether two processes that run their root machine
+// alone (Frames 1, not Waiting) are at the same position: the same
+// machine type, phase and round, so that they exchange messages in the
+// next step.
+func SameRound(a, b *Local) bool {
+	fa, fb := &a.frames[0], &b.frames[0]
+	return fa.typ == fb.typ && fa.phase == fb.phase && fa.round == fb.round
+}
+
+// Message returns the message process from sent process to in the
+// current step, after Begin; ok is false if it sent none.
+func (s *System) Message(from, to PID) (msg any, ok bool) {
+	for _, e := range s.ex.procs[to].inbox {
+		if e.From == from {
+			return e.Msg, true
+		}
+	}
+	return nil, false
+}
+
+// An Anonymous machine declares that its Send and Update functions do
+// not read the process's identity (Ctx.Self), so that two processes in
+// the same state send the same messages and, hearing the same messages
+// from the same senders, reach the same state. An exploration then
+// computes the outcomes of such processes once. The senders' identities
+// in a mailbox may still be read.
+type Anonymous interface {
+	Machine
+	Anonymous()
+}
+
+// A Symmetric machine declares that it is Anonymous and that its Update
+// depends only on the multiset of the messages it hears: not on who sent
+// them, nor on their order in the mailbox (OneThirdRule counts values).
+// An exploration then computes a receiver's outcome once per multiset of
+// messages heard, whatever HO set brings it.
+type Symmetric interface {
+	Anonymous
+	Symmetric()
+}

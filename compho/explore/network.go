@@ -59,6 +59,22 @@ func (anyLoss) symmetric() {}
 func (noLoss) symmetric()  {}
 func (deliver) symmetric() {}
 
+// sizeBound reports, for a network whose one mode allows a receiver
+// exactly the subsets of its candidates cands with at least some number
+// of senders, all tagged 0 and enumerated as subsets does, that number:
+// the search then enumerates them without calling the mode.
+func sizeBound(net Network, cands compho.Set) (int, bool) {
+	switch d := net.(type) {
+	case anyLoss:
+		return 0, true
+	case noLoss:
+		return cands.Len(), true
+	case deliver:
+		return min(d.k, cands.Len()), true
+	}
+	return 0, false
+}
+
 type anyLoss struct{}
 
 // AnyLoss allows every HO set: any message may be lost.
