@@ -182,8 +182,15 @@ type worker struct {
 	// fastProduct); the emit function of expand sees them otherwise.
 	sink *sink
 	sk   sink // the storage of sink in a search
-	idx  []int
-	key  []uint32
+	// The successors' words batched by fastProduct, their slots, and
+	// the sum of the slots' contents (kept so that their loads are not
+	// optimized away).
+	batch   [64]uint64
+	slots   [64]int
+	batched int
+	touch   uint64
+	idx     []int
+	key     []uint32
 }
 
 // A sink receives the successors of one state in a search: those not in
@@ -206,6 +213,9 @@ type sink struct {
 // words.
 func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *sink) (bool, error) {
 	n := w.e.n
+	if n < 3 {
+		return false, nil
+	}
 	lim := uint32(1) << x.b
 	for _, opts := range all {
 		for p := range opts {
@@ -228,29 +238,40 @@ func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *s
 		if slices.ContainsFunc(opts, func(o []option) bool { return len(o) == 0 }) {
 			continue // a receiver with no allowed set
 		}
+		// The first n−2 processes' options vary in an odometer; for each
+		// of their combinations (a prefix), the last two processes' in
+		// two loops, the slot's hash of the prefix computed once.
 		clear(idx)
-		word := mon
-		for p := range n {
-			word |= uint64(opts[p][0].id) << shift(p)
+		prefix := mon
+		for p := range n - 2 {
+			prefix |= uint64(opts[p][0].id) << shift(p)
 		}
+		last, next := opts[n-1], opts[n-2]
+		b, rest, mask := x.b, x.rest, x.mask
+		batch, slots := &w.batch, &w.slots
 		for {
-			sk.transitions++
-			if !x.hasWord(word) {
-				w.key = w.key[:0]
-				for p := range n {
-					w.key = append(w.key, opts[p][idx[p]].id)
+			base := x.prefixHash(prefix)
+			k := w.batched
+			for _, o2 := range next {
+				for _, o1 := range last {
+					low := uint64(o2.id)<<b | uint64(o1.id)
+					batch[k] = prefix | low<<rest
+					slots[k] = int((base + x.inner(low)) & mask)
+					if k++; k == len(batch) {
+						w.batched = k
+						w.flush(x, sk)
+						k = 0
+					}
 				}
-				w.key = append(w.key, uint32(mon), uint32(mon>>32))
-				sk.set.offer(w.key, sk.order<<32|sk.rank, sk.parent)
 			}
-			sk.rank++
-			p := n - 1
+			w.batched = k
+			p := n - 3
 			for ; p >= 0; p-- {
 				old := opts[p][idx[p]].id
 				if idx[p]++; idx[p] == len(opts[p]) {
 					idx[p] = 0
 				}
-				word ^= uint64(old^opts[p][idx[p]].id) << shift(p)
+				prefix ^= uint64(old^opts[p][idx[p]].id) << shift(p)
 				if idx[p] != 0 {
 					break
 				}
@@ -260,7 +281,36 @@ func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *s
 			}
 		}
 	}
+	w.flush(x, sk)
 	return true, nil
+}
+
+// flush looks the batched words up in the index and offers the new ones
+// to the sink, in order. The slots of the whole batch are loaded first,
+// without a branch on what they hold, so that their cache misses
+// overlap; the lookups then find them in the cache.
+func (w *worker) flush(x *packedIndex, sk *sink) {
+	batch := w.batch[:w.batched]
+	var touch uint64
+	for j := range batch {
+		touch += x.table[w.slots[j]]
+	}
+	w.touch += touch
+	n := w.e.n
+	for j, v := range batch {
+		if !x.hasFrom(v, w.slots[j]) {
+			w.key = w.key[:0]
+			for p := range n {
+				w.key = append(w.key, uint32(v>>(x.rest+uint(n-1-p)*x.b)&x.idMask))
+			}
+			mon := v & (1<<x.rest - 1)
+			w.key = append(w.key, uint32(mon), uint32(mon>>32))
+			sk.set.offer(w.key, sk.order<<32|sk.rank, sk.parent)
+		}
+		sk.rank++
+	}
+	sk.transitions += len(batch)
+	w.batched = 0
 }
 
 func newWorker(e *engine) *worker {
@@ -844,16 +894,24 @@ func (x *packedIndex) pack(key []uint32) (uint64, bool) {
 // bits, so that the successors of a state that differ only in the last
 // two processes fall in one block of 32 KiB.
 func (x *packedIndex) slot(v uint64) int {
-	low := (v >> x.rest) & x.lowMask
-	inner := (low>>x.b<<6 ^ low&x.idMask) & 4095
-	return int(((v&^x.prefixMask)*0x9e3779b97f4a7c15>>x.shift + inner) & x.mask)
+	return int((x.prefixHash(v&^x.prefixMask) + x.inner(v>>x.rest&x.lowMask)) & x.mask)
 }
 
-func (x *packedIndex) hasWord(v uint64) bool {
+// prefixHash is the hash of a word whose last two processes' fields are
+// zero.
+func (x *packedIndex) prefixHash(prefix uint64) uint64 { return prefix * 0x9e3779b97f4a7c15 >> x.shift }
+
+// inner is the offset in a block of the last two processes' fields.
+func (x *packedIndex) inner(low uint64) uint64 { return (low>>x.b<<6 ^ low&x.idMask) & 4095 }
+
+func (x *packedIndex) hasWord(v uint64) bool { return x.hasFrom(v, x.slot(v)) }
+
+// hasFrom is hasWord given the slot of v.
+func (x *packedIndex) hasFrom(v uint64, slot int) bool {
 	if v == ^uint64(0) {
 		return x.max
 	}
-	for i := x.slot(v); ; i = (i + 1) & int(x.mask) {
+	for i := slot; ; i = (i + 1) & int(x.mask) {
 		switch x.table[i] {
 		case v + 1:
 			return true

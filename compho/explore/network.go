@@ -83,11 +83,13 @@ func AnyLoss() Network { return anyLoss{} }
 func (anyLoss) Name() string                                     { return "any loss" }
 func (anyLoss) Init(int) uint64                                  { return 0 }
 func (anyLoss) Next(_ int, mon uint64, _ int, _ []uint64) uint64 { return mon }
-func (anyLoss) Modes(int, uint64, []compho.Set, []bool) []Mode {
-	return []Mode{{Sets: func(_ compho.PID, c compho.Set, yield func(compho.Set, uint64)) {
-		subsets(c, func(h compho.Set) { yield(h, 0) })
-	}}}
-}
+// anyLossModes is the one mode of AnyLoss, allocated once: a search asks
+// for it in every state.
+var anyLossModes = []Mode{{Sets: func(_ compho.PID, c compho.Set, yield func(compho.Set, uint64)) {
+	subsets(c, func(h compho.Set) { yield(h, 0) })
+}}}
+
+func (anyLoss) Modes(int, uint64, []compho.Set, []bool) []Mode { return anyLossModes }
 
 type noLoss struct{}
 
