@@ -83,6 +83,7 @@ func AnyLoss() Network { return anyLoss{} }
 func (anyLoss) Name() string                                     { return "any loss" }
 func (anyLoss) Init(int) uint64                                  { return 0 }
 func (anyLoss) Next(_ int, mon uint64, _ int, _ []uint64) uint64 { return mon }
+
 // anyLossModes is the one mode of AnyLoss, allocated once: a search asks
 // for it in every state.
 var anyLossModes = []Mode{{Sets: func(_ compho.PID, c compho.Set, yield func(compho.Set, uint64)) {
