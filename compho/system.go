@@ -498,3 +498,37 @@ type Symmetric interface {
 	Anonymous
 	Symmetric()
 }
+
+// A Starter starts processes one at a time, as NewSystem starts them,
+// reusing one executor: an exploration starts every process of hundreds
+// of thousands of initial states.
+type Starter struct{ sys *System }
+
+// NewStarter returns a Starter of processes of a system of n processes.
+func NewStarter(n int) (*Starter, error) {
+	if n <= 0 || n > MaxSystemProcs {
+		return nil, fmt.Errorf("compho: NewStarter with %d processes", n)
+	}
+	return &Starter{sys: &System{ex: newExecutor(n, NoLoss()), roots: make([]Machine, n)}}, nil
+}
+
+// Start starts machine m as process p, as NewSystem does (pushed and
+// initialized), and returns a System of which only process p may be used
+// (Key, Snapshot, Root), until the next Start.
+func (s *Starter) Start(p PID, m Machine) (*System, error) {
+	if p < 0 || int(p) >= s.sys.ex.n {
+		return nil, fmt.Errorf("compho: Start of process %d of %d", p, s.sys.ex.n)
+	}
+	if m == nil {
+		return nil, fmt.Errorf("compho: process %d: nil machine", p)
+	}
+	ex := s.sys.ex
+	pr := &ex.procs[p]
+	pr.stack, pr.wait = nil, nil
+	s.sys.roots[p] = m
+	if err := ex.push(pr, m, nil); err != nil {
+		return nil, err
+	}
+	ex.settle(pr)
+	return s.sys, nil
+}

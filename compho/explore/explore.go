@@ -520,20 +520,33 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 	return res, nil
 }
 
-// initialLevel interns the initial states of m.
+// initialLevel interns the initial states of m. Each process is started
+// on its own (compho.Starter), on a clone of its machine (one Copier per
+// process).
 func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 	ids := make([]uint32, e.n)
 	var key []uint32
+	st, err := compho.NewStarter(e.n)
+	if err != nil {
+		return err
+	}
+	k := &compho.Key{AbstractCounters: m.AbstractCounters}
 	for i, procs := range m.Initial {
 		if len(procs) != e.n {
 			return fmt.Errorf("explore: initial state %d has %d processes, not %d", i, len(procs), e.n)
 		}
-		sys, err := startSystem(procs)
-		if err != nil {
-			return err
-		}
-		k := &compho.Key{AbstractCounters: m.AbstractCounters}
-		for p := range e.n {
+		for p, pm := range procs {
+			c, ok := compho.Machine(pm).(compho.Cloner)
+			if !ok {
+				return fmt.Errorf("%w: %T", ErrNotCloneable, pm)
+			}
+			if _, ok := compho.Machine(pm).(compho.Keyer); !ok {
+				return fmt.Errorf("%w: %T", ErrNotCloneable, pm)
+			}
+			sys, err := st.Start(compho.PID(p), c.Clone(compho.NewCopier()))
+			if err != nil {
+				return err
+			}
 			k.Reset()
 			if err := sys.Key(compho.PID(p), k); err != nil {
 				return fmt.Errorf("%w: %v", ErrNotCloneable, err)
@@ -701,21 +714,4 @@ func allDone(e *engine, lo, hi int) bool {
 		}
 	}
 	return true
-}
-
-// startSystem clones the initial machines, one Copier per process, and
-// starts them.
-func startSystem[M compho.Machine](procs []M) (*compho.System, error) {
-	ms := make([]compho.Machine, len(procs))
-	for p, m := range procs {
-		c, ok := compho.Machine(m).(compho.Cloner)
-		if !ok {
-			return nil, fmt.Errorf("%w: %T", ErrNotCloneable, m)
-		}
-		if _, ok := compho.Machine(m).(compho.Keyer); !ok {
-			return nil, fmt.Errorf("%w: %T", ErrNotCloneable, m)
-		}
-		ms[p] = c.Clone(compho.NewCopier())
-	}
-	return compho.NewSystem(ms)
 }
