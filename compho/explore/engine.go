@@ -579,6 +579,39 @@ func (s *step) run(p int, h compho.Set) (uint32, bool, error) {
 	return id, true, nil
 }
 
+// options appends to opts the distinct outcomes of receiver p over the
+// HO sets mode allows it, each with its tag and the first set that gives
+// it; ok is false if an Update called a machine.
+func (s *step) options(mode Mode, p int, opts []option) ([]option, bool, error) {
+	s.prepare(p)
+	if least, ok := sizeBound(s.w.e.net, s.cands[p]); ok {
+		return s.sized(p, least, opts)
+	}
+	var ferr error
+	simple := true
+	mode.Sets(compho.PID(p), s.cands[p], func(h compho.Set, tag uint64) {
+		if ferr != nil || !simple {
+			return
+		}
+		id, ok, err := s.outcome(p, h)
+		if err != nil {
+			ferr = err
+			return
+		}
+		if !ok {
+			simple = false
+			return
+		}
+		for _, o := range opts {
+			if o.id == id && o.tag == tag {
+				return
+			}
+		}
+		opts = append(opts, option{id, tag, h})
+	})
+	return opts, simple, ferr
+}
+
 // sized appends to opts the distinct outcomes of receiver p over the
 // subsets of its candidates with at least least senders, in the order
 // of the network's Sets (all tagged 0); ok is false if an Update called
@@ -661,45 +694,14 @@ func (w *worker) expand(ids []uint32, mon uint64, depth int, emit func(s succ) b
 				opts[p] = opts[shared]
 				continue
 			}
-			s.prepare(p)
-			if least, ok := sizeBound(e.net, s.cands[p]); ok {
-				var err error
-				if opts[p], ok, err = s.sized(p, least, opts[p]); err != nil {
-					return err
-				}
-				bufs[p] = opts[p]
-				if !ok { // an Update called a machine
-					return e.expandCalls(ids, mon, slices.Clone(locals), depth, emit)
-				}
-				continue
-			}
-			var ferr error
-			simple := true
-			mode.Sets(compho.PID(p), s.cands[p], func(h compho.Set, tag uint64) {
-				if ferr != nil || !simple {
-					return
-				}
-				id, ok, err := s.outcome(p, h)
-				if err != nil {
-					ferr = err
-					return
-				}
-				if !ok {
-					simple = false
-					return
-				}
-				for _, o := range opts[p] {
-					if o.id == id && o.tag == tag {
-						return
-					}
-				}
-				opts[p] = append(opts[p], option{id, tag, h})
-			})
+			var ok bool
+			var err error
+			opts[p], ok, err = s.options(mode, p, opts[p])
 			bufs[p] = opts[p]
-			if ferr != nil {
-				return ferr
+			if err != nil {
+				return err
 			}
-			if !simple { // an Update called a machine
+			if !ok { // an Update called a machine
 				return e.expandCalls(ids, mon, slices.Clone(locals), depth, emit)
 			}
 		}
