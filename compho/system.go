@@ -444,3 +444,91 @@ func Assemble(locals []*Local, step int) (*System, error) {
 	}
 	return s, nil
 }
+
+// Frames returns the number of machines on the stack of the process whose
+// state l is: 0 once it finished, 1 when it runs its root machine alone.
+func (l *Local) Frames() int { return len(l.frames) }
+
+// Waiting reports whether the process waits for a call to return.
+func (l *Local) Waiting() bool { return l.waitMembers != 0 }
+
+// AtBoundary reports whether the process has finished, or runs its root
+// machine alone, at round 0 of a phase, waiting for no call.
+func (l *Local) AtBoundary() bool {
+	return len(l.frames) == 0 || len(l.frames) == 1 && l.frames[0].round == 0 && l.waitMembers == 0
+}
+
+// SameRound reports whether two processes that run their root machine
+// alone (Frames 1, not Waiting) are at the same position: the same
+// machine type, phase and round, so that they exchange messages in the
+// next step.
+func SameRound(a, b *Local) bool {
+	fa, fb := &a.frames[0], &b.frames[0]
+	return fa.typ == fb.typ && fa.phase == fb.phase && fa.round == fb.round
+}
+
+// Message returns the message process from sent process to in the
+// current step, after Begin; ok is false if it sent none.
+func (s *System) Message(from, to PID) (msg any, ok bool) {
+	for _, e := range s.ex.procs[to].inbox {
+		if e.From == from {
+			return e.Msg, true
+		}
+	}
+	return nil, false
+}
+
+// An Anonymous machine declares that its Send and Update functions do
+// not read the process's identity (Ctx.Self), so that two processes in
+// the same state send the same messages and, hearing the same messages
+// from the same senders, reach the same state. An exploration then
+// computes the outcomes of such processes once. The senders' identities
+// in a mailbox may still be read.
+type Anonymous interface {
+	Machine
+	Anonymous()
+}
+
+// A Symmetric machine declares that it is Anonymous and that its Update
+// depends only on the multiset of the messages it hears: not on who sent
+// them, nor on their order in the mailbox (OneThirdRule counts values).
+// An exploration then computes a receiver's outcome once per multiset of
+// messages heard, whatever HO set brings it.
+type Symmetric interface {
+	Anonymous
+	Symmetric()
+}
+
+// A Starter starts processes one at a time, as NewSystem starts them,
+// reusing one executor: an exploration starts every process of hundreds
+// of thousands of initial states.
+type Starter struct{ sys *System }
+
+// NewStarter returns a Starter of processes of a system of n processes.
+func NewStarter(n int) (*Starter, error) {
+	if n <= 0 || n > MaxSystemProcs {
+		return nil, fmt.Errorf("compho: NewStarter with %d processes", n)
+	}
+	return &Starter{sys: &System{ex: newExecutor(n, NoLoss()), roots: make([]Machine, n)}}, nil
+}
+
+// Start starts machine m as process p, as NewSystem does (pushed and
+// initialized), and returns a System of which only process p may be used
+// (Key, Snapshot, Root), until the next Start.
+func (s *Starter) Start(p PID, m Machine) (*System, error) {
+	if p < 0 || int(p) >= s.sys.ex.n {
+		return nil, fmt.Errorf("compho: Start of process %d of %d", p, s.sys.ex.n)
+	}
+	if m == nil {
+		return nil, fmt.Errorf("compho: process %d: nil machine", p)
+	}
+	ex := s.sys.ex
+	pr := &ex.procs[p]
+	pr.stack, pr.wait = nil, nil
+	s.sys.roots[p] = m
+	if err := ex.push(pr, m, nil); err != nil {
+		return nil, err
+	}
+	ex.settle(pr)
+	return s.sys, nil
+}

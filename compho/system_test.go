@@ -220,3 +220,48 @@ func TestCopyOf(t *testing.T) {
 		t.Errorf("a changed copy has the same key")
 	}
 }
+
+// TestStarter: a process started alone by a Starter has the key and the
+// stack of the same process started by NewSystem, also when its machine
+// halts at its start; Start checks its arguments.
+func TestStarter(t *testing.T) {
+	st, err := NewStarter(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func() []Machine {
+		return []Machine{&otr{x: 1, maxPhases: 2}, &otr{x: 2, decided: true, haltOnDecide: true}, &otr{x: 0, maxPhases: 3}}
+	}
+	sys, err := NewSystem(mk())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, m := range mk() {
+		one, err := st.Start(PID(p), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b Key
+		if err := sys.Key(PID(p), &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := one.Key(PID(p), &b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("process %d: key %x, NewSystem's %x", p, b.Bytes(), a.Bytes())
+		}
+		if got, want := len(one.Snapshot(PID(p)).frames), len(sys.Stack(PID(p))); got != want || p == 1 && got != 0 {
+			t.Errorf("process %d: %d frames, NewSystem's %d", p, got, want)
+		}
+	}
+	if _, err := st.Start(3, &otr{}); err == nil || err.Error() != "compho: Start of process 3 of 3" {
+		t.Errorf("Start(3): %v", err)
+	}
+	if _, err := st.Start(0, nil); err == nil || err.Error() != "compho: process 0: nil machine" {
+		t.Errorf("Start(nil): %v", err)
+	}
+	if _, err := NewStarter(0); err == nil {
+		t.Error("NewStarter(0): no error")
+	}
+}

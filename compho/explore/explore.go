@@ -1,11 +1,8 @@
 package explore
 
 import (
-	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -110,374 +107,10 @@ type Result struct {
 // compho.Cloner or compho.Keyer.
 var ErrNotCloneable = errors.New("explore: machines must implement compho.Cloner and compho.Keyer")
 
-// A node is a reachable state: the interned states of its processes and
-// the monitor, packed in key.
-type node struct {
-	key    string
-	parent *node
-	seq    uint64 // parent's order << 32 | rank among its successors: orders a level
-	order  int    // index in its level
-	depth  int
-}
-
-type shard struct {
-	sync.Mutex
-	m map[string]*node
-}
-
-// engine is the untyped part of the search.
-type engine struct {
-	n         int
-	net       Network
-	abstract  bool
-	symmetric bool
-	// norm is Model.Normalize on untyped machines, or nil.
-	norm func(roots []compho.Machine, fix bool) bool
-
-	mu   sync.RWMutex
-	ids  map[string]uint32
-	reps []*compho.Local
-
-	shards [256]shard
-
-	// outcomes caches the state of a receiver after a step (simple
-	// steps only), by receiver, its state, its HO set and the states of
-	// the senders it heard: its Update sees nothing else (the step index
-	// is not part of the state).
-	outcomes [256]outcomeShard
-}
-
-// An outcomeShard is a shard of the outcomes cache, in two generations.
-type outcomeShard struct {
-	sync.Mutex
-	m, old map[string]uint32
-}
-
-// outcomes maps the HO sets of each receiver of one state to the
-// receiver's state after the step: in a table indexed by the set for up
-// to 12 processes, in maps beyond.
-type outcomes struct {
-	table [][]uint32 // id+1; 0 for none
-	maps  []map[compho.Set]uint32
-}
-
-func newOutcomes(n int) *outcomes {
-	if n <= 12 {
-		return &outcomes{table: make([][]uint32, n)}
-	}
-	return &outcomes{maps: make([]map[compho.Set]uint32, n)}
-}
-
-func (o *outcomes) get(p compho.PID, h compho.Set) (uint32, bool) {
-	if o.table != nil {
-		if t := o.table[p]; t != nil && t[h] != 0 {
-			return t[h] - 1, true
-		}
-		return 0, false
-	}
-	id, ok := o.maps[p][h]
-	return id, ok
-}
-
-func (o *outcomes) put(p compho.PID, h compho.Set, id uint32) {
-	if o.table != nil {
-		if o.table[p] == nil {
-			o.table[p] = make([]uint32, 1<<len(o.table))
-		}
-		o.table[p][h] = id + 1
-		return
-	}
-	if o.maps[p] == nil {
-		o.maps[p] = make(map[compho.Set]uint32)
-	}
-	o.maps[p][h] = id
-}
-
-// outcomeKey renders the key of the outcomes cache.
-func outcomeKey(buf []byte, p compho.PID, ids []uint32, h compho.Set) []byte {
-	buf = binary.LittleEndian.AppendUint16(buf[:0], uint16(p))
-	buf = binary.LittleEndian.AppendUint32(buf, ids[p])
-	buf = binary.LittleEndian.AppendUint64(buf, uint64(h))
-	for x := uint64(h); x != 0; x &= x - 1 {
-		buf = binary.LittleEndian.AppendUint32(buf, ids[bits.TrailingZeros64(x)])
-	}
-	return buf
-}
-
-func (e *engine) cached(k []byte) (uint32, bool) {
-	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
-	sh.Lock()
-	id, ok := sh.m[string(k)]
-	if !ok {
-		// The previous generation: an entry still in use is kept.
-		if id, ok = sh.old[string(k)]; ok {
-			sh.put(k, id)
-		}
-	}
-	sh.Unlock()
-	return id, ok
-}
-
-// maxCached bounds the entries of one generation of one shard of the
-// outcomes cache (256 shards): a full shard starts a new generation and
-// drops the one before, so that the cache stays within a few hundred
-// megabytes and keeps the entries used since the last change.
-const maxCached = 1 << 13
-
-func (e *engine) cache(k []byte, id uint32) {
-	sh := &e.outcomes[fnv(k)%uint32(len(e.outcomes))]
-	sh.Lock()
-	sh.put(k, id)
-	sh.Unlock()
-}
-
-// put adds an entry to a shard, the caller holding its lock.
-func (sh *outcomeShard) put(k []byte, id uint32) {
-	if sh.m == nil || len(sh.m) >= maxCached {
-		sh.old, sh.m = sh.m, make(map[string]uint32)
-	}
-	sh.m[string(k)] = id
-}
-
-// fnv is FNV-1a: it spreads the keys over the lock shards.
-func fnv[S string | []byte](key S) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(key); i++ {
-		h = (h ^ uint32(key[i])) * 16777619
-	}
-	return h
-}
-
-func newEngine(n int, net Network, abstract bool) *engine {
-	e := &engine{n: n, net: net, abstract: abstract, ids: make(map[string]uint32)}
-	for i := range e.shards {
-		e.shards[i].m = make(map[string]*node)
-	}
-	return e
-}
-
-// intern returns the ID of the process state whose key is k, taking it
-// from take if it is new.
-func (e *engine) intern(k []byte, take func() *compho.Local) uint32 {
-	e.mu.RLock()
-	id, ok := e.ids[string(k)]
-	e.mu.RUnlock()
-	if ok {
-		return id
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if id, ok := e.ids[string(k)]; ok {
-		return id
-	}
-	id = uint32(len(e.reps))
-	e.reps = append(e.reps, take())
-	e.ids[string(k)] = id
-	return id
-}
-
-func (e *engine) locals(ids []uint32) []*compho.Local {
-	ls := make([]*compho.Local, len(ids))
-	e.mu.RLock()
-	for i, id := range ids {
-		ls[i] = e.reps[id]
-	}
-	e.mu.RUnlock()
-	return ls
-}
-
-func (e *engine) pack(ids []uint32, mon uint64) string {
-	return string(e.packInto(nil, ids, mon))
-}
-
-// packInto packs a state into buf's storage: the successors' keys are
-// built in one buffer, and copied into a string only when new.
-func (e *engine) packInto(buf []byte, ids []uint32, mon uint64) []byte {
-	buf = buf[:0]
-	for _, id := range ids {
-		buf = binary.LittleEndian.AppendUint32(buf, id)
-	}
-	return binary.LittleEndian.AppendUint64(buf, mon)
-}
-
-func (e *engine) unpack(key string) ([]uint32, uint64) {
-	ids := make([]uint32, e.n)
-	for i := range ids {
-		ids[i] = uint32(key[4*i]) | uint32(key[4*i+1])<<8 | uint32(key[4*i+2])<<16 | uint32(key[4*i+3])<<24
-	}
-	var mon uint64
-	for i := 7; i >= 0; i-- {
-		mon = mon<<8 | uint64(key[4*e.n+i])
-	}
-	return ids, mon
-}
-
-func (e *engine) shardOf(key []byte) *shard {
-	return &e.shards[fnv(key)%uint32(len(e.shards))]
-}
-
-// A loaded state: its processes' states, monitor and system.
-type loaded struct {
-	ids    []uint32
-	mon    uint64
-	locals []*compho.Local
-	sys    *compho.System
-}
-
-// load assembles the system of the state key.
-func (e *engine) load(key string, depth int) (*loaded, error) {
-	ids, mon := e.unpack(key)
-	locals := e.locals(ids)
-	sys, err := compho.Assemble(locals, depth)
-	if err != nil {
-		return nil, err
-	}
-	return &loaded{ids, mon, locals, sys}, nil
-}
-
-// materialize assembles the system of a node.
-func (e *engine) materialize(key string, depth int) (*compho.System, uint64, error) {
-	l, err := e.load(key, depth)
-	if err != nil {
-		return nil, 0, err
-	}
-	return l.sys, l.mon, nil
-}
-
-// A succ is a successor being emitted: its key, and the mode and HO sets
-// that lead to it (valid during the emit call).
-type succ struct {
-	key  []byte
-	mode int
-	ho   []compho.Set
-}
-
-type option struct {
-	id  uint32
-	tag uint64
-	ho  compho.Set
-}
-
-// expand computes the successors of the state key at depth, calling emit
-// for each (repetitions included) until it returns false.
-func (e *engine) expand(key string, depth int, emit func(s succ) bool) error {
-	l, err := e.load(key, depth)
-	if err != nil {
-		return err
-	}
-	return e.expandLoaded(l, depth, emit)
-}
-
-// expandLoaded is expand on a loaded state, whose system it runs.
-func (e *engine) expandLoaded(l *loaded, depth int, emit func(s succ) bool) error {
-	ids, mon, locals, sys := l.ids, l.mon, l.locals, l.sys
-	if sys.Done() {
-		return nil
-	}
-	cands, running, err := sys.Begin()
-	if err != nil {
-		return err
-	}
-	modes := e.net.Modes(e.n, mon, cands, running)
-	if !sys.Simple() {
-		return e.expandGeneral(ids, mon, locals, depth, cands, running, modes, emit)
-	}
-	// Each receiver's outcomes, by HO set: its state after the step.
-	cache := newOutcomes(e.n)
-	k := &compho.Key{AbstractCounters: e.abstract}
-	var ckey []byte
-	outcome := func(p compho.PID, h compho.Set) (uint32, bool, error) {
-		if id, ok := cache.get(p, h); ok {
-			return id, true, nil
-		}
-		ckey = outcomeKey(ckey, p, ids, h)
-		if id, ok := e.cached(ckey); ok {
-			cache.put(p, h, id)
-			return id, true, nil
-		}
-		if err := sys.Replace(p, locals[p]); err != nil {
-			return 0, false, err
-		}
-		called, err := sys.Update(p, h)
-		if err != nil || called {
-			return 0, false, err
-		}
-		if err := sys.FinishOne(p); err != nil {
-			return 0, false, err
-		}
-		k.Reset()
-		if err := sys.Key(p, k); err != nil {
-			return 0, false, err
-		}
-		id := e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(p) })
-		e.cache(ckey, id)
-		cache.put(p, h, id)
-		return id, true, nil
-	}
-	all := make([][][]option, len(modes))
-	for mi, mode := range modes {
-		opts := make([][]option, e.n)
-		for p := range e.n {
-			if !running[p] {
-				opts[p] = []option{{id: ids[p]}}
-				continue
-			}
-			if e.symmetric {
-				// Interchangeable processes in the same state have the
-				// same outcomes.
-				if q := slices.Index(ids[:p], ids[p]); q >= 0 && running[q] {
-					opts[p] = opts[q]
-					continue
-				}
-			}
-			var ferr error
-			simple := true
-			mode.Sets(compho.PID(p), cands[p], func(h compho.Set, tag uint64) {
-				if ferr != nil || !simple {
-					return
-				}
-				id, ok, err := outcome(compho.PID(p), h)
-				if err != nil {
-					ferr = err
-					return
-				}
-				if !ok {
-					simple = false
-					return
-				}
-				for _, o := range opts[p] {
-					if o.id == id && o.tag == tag {
-						return
-					}
-				}
-				opts[p] = append(opts[p], option{id, tag, h})
-			})
-			if ferr != nil {
-				return ferr
-			}
-			if !simple { // an Update called a machine
-				return e.expandGeneral(ids, mon, locals, depth, cands, running, modes, emit)
-			}
-		}
-		all[mi] = opts
-	}
-	for mi, opts := range all {
-		product := e.product
-		if e.symmetric {
-			product = e.productSym
-		}
-		var perr error
-		if !product(mi, mon, depth+1, opts, &perr, emit) {
-			return perr
-		}
-	}
-	return nil
-}
-
 // packNorm packs a successor's state, normalized by Model.Normalize if
 // the model has one: the state is assembled again, rewritten, and its
 // processes' states interned.
-func (e *engine) packNorm(buf []byte, ids []uint32, mon uint64, depth int) ([]byte, error) {
+func (e *engine) packNorm(buf []uint32, ids []uint32, mon uint64, depth int) ([]uint32, error) {
 	if e.norm == nil {
 		return e.packInto(buf, ids, mon), nil
 	}
@@ -539,7 +172,7 @@ func (e *engine) productSym(mode int, mon uint64, _ int, opts [][]option, _ *err
 	}
 	ids := make([]uint32, 0, e.n)
 	tags := make([]uint64, e.n)
-	var buf []byte
+	var buf []uint32
 	for {
 		ids = ids[:0]
 		for c, f := range firsts {
@@ -584,7 +217,7 @@ func nextMultiset(idx []int, k int) bool {
 // orbit returns the number of states of which the sorted state key is
 // the canonical form: n! / Π m! over the multiplicities m of its process
 // states.
-func (e *engine) orbit(key string) int {
+func (e *engine) orbit(key []uint32) int {
 	ids, _ := e.unpack(key)
 	size, run := 1, 0
 	for i := range ids {
@@ -610,7 +243,7 @@ func (e *engine) product(mode int, mon uint64, depth int, opts [][]option, errp 
 	ids := make([]uint32, e.n)
 	tags := make([]uint64, e.n)
 	ho := make([]compho.Set, e.n)
-	var buf []byte
+	var buf []uint32
 	for {
 		for p, i := range idx {
 			o := opts[p][i]
@@ -733,7 +366,7 @@ func (e *engine) expandGeneral(ids []uint32, mon uint64, locals []*compho.Local,
 				ferr = err
 				return false
 			}
-			_, nmon := e.unpack(string(s.key))
+			_, nmon := e.unpack(s.key)
 			key, err := e.packNorm(nil, next, nmon, depth+1)
 			if err != nil {
 				ferr = err
@@ -754,12 +387,21 @@ func (e *engine) expandGeneral(ids []uint32, mon uint64, locals []*compho.Local,
 	return nil
 }
 
-// atBoundary reports whether every process of sys that has not finished
-// is at round 0 of its root machine.
-func atBoundary(sys *compho.System) bool {
-	for p := range sys.N() {
-		st := sys.Stack(compho.PID(p))
-		if len(st) > 1 || len(st) == 1 && (st[0].Round != 0 || st[0].Waiting) {
+// atBoundary reports whether every process that has not finished is at
+// round 0 of its root machine.
+func atBoundary(locals []*compho.Local) bool {
+	for _, l := range locals {
+		if !l.AtBoundary() {
+			return false
+		}
+	}
+	return true
+}
+
+// finished reports whether every process has finished.
+func finished(locals []*compho.Local) bool {
+	for _, l := range locals {
+		if l.Frames() > 0 {
 			return false
 		}
 	}
@@ -767,9 +409,10 @@ func atBoundary(sys *compho.System) bool {
 }
 
 type violation struct {
-	node *node
-	inv  string
-	err  error
+	state int // its index
+	order int // its index in its level
+	inv   string
+	err   error
 }
 
 // Explore explores the reachable states of m breadth first and returns
@@ -783,19 +426,34 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		return nil, errors.New("explore: no initial state")
 	}
 	n := len(m.Initial[0])
+	if n > compho.MaxSystemProcs {
+		return nil, fmt.Errorf("explore: %d processes; at most %d", n, compho.MaxSystemProcs)
+	}
 	net := m.Network
 	if net == nil {
 		net = AnyLoss()
 	}
 	e := newEngine(n, net, m.AbstractCounters)
+	_, e.symNet = net.(symmetricNetwork)
 	if m.Symmetric {
-		if _, ok := net.(symmetricNetwork); !ok {
+		if !e.symNet {
 			return nil, fmt.Errorf("explore: symmetry reduction with the network %q, which is not symmetric", net.Name())
 		}
 		if n > 20 {
 			return nil, fmt.Errorf("explore: symmetry reduction with %d processes; at most 20", n)
 		}
 		e.symmetric = true
+	}
+	e.anonymous, e.multiset = true, true
+	for _, procs := range m.Initial {
+		for _, p := range procs {
+			if _, ok := compho.Machine(p).(compho.Anonymous); !ok {
+				e.anonymous = false
+			}
+			if _, ok := compho.Machine(p).(compho.Symmetric); !ok {
+				e.multiset = false
+			}
+		}
 	}
 	if m.Normalize != nil {
 		if m.Symmetric {
@@ -809,21 +467,30 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 			return m.Normalize(procs, fix)
 		}
 	}
-	level, err := initialLevel(e, m)
-	if err != nil {
+	defer func() {
+		if x, ok := e.index.(*packedIndex); ok {
+			x.free()
+		}
+	}()
+	if err := initialLevel(e, m); err != nil {
 		return nil, err
 	}
 	s := &search[M]{e: e, m: m, workers: m.Workers}
 	if s.workers <= 0 {
 		s.workers = runtime.GOMAXPROCS(0)
 	}
-	res := &Result{Orbits: len(level)}
-	for _, nd := range level {
-		res.States += s.weight(nd)
+	s.pool = make([]*worker, s.workers)
+	for w := range s.pool {
+		s.pool[w] = newWorker(e)
 	}
-	for depth := 0; len(level) > 0; depth++ {
+	lo, hi := 0, len(e.parent)
+	res := &Result{Orbits: hi}
+	for i := lo; i < hi; i++ {
+		res.States += s.weight(i)
+	}
+	for depth := 0; lo < hi; depth++ {
 		res.Depth = depth
-		lv, err := s.level(level, depth)
+		lv, err := s.level(lo, hi, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -835,15 +502,15 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 			}
 			break
 		}
-		if !lv.expanded && !allDone(e, level, depth) {
+		if !lv.expanded && !allDone(e, lo, hi) {
 			res.Bounded = true
 		}
-		for _, nd := range lv.next {
-			res.States += s.weight(nd)
+		lo, hi = hi, len(e.parent)
+		for i := lo; i < hi; i++ {
+			res.States += s.weight(i)
 		}
-		res.Orbits += len(lv.next)
-		level = lv.next
-		if m.MaxStates > 0 && res.Orbits >= m.MaxStates && len(level) > 0 {
+		res.Orbits += hi - lo
+		if m.MaxStates > 0 && res.Orbits >= m.MaxStates && lo < hi {
 			res.Bounded = true
 			// The states of the last level are counted but not checked.
 			break
@@ -853,39 +520,49 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 	return res, nil
 }
 
-// initialLevel interns the initial states of m.
-func initialLevel[M compho.Machine](e *engine, m Model[M]) ([]*node, error) {
-	var level []*node
+// initialLevel interns the initial states of m. Each process is started
+// on its own (compho.Starter), on a clone of its machine (one Copier per
+// process).
+func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
+	ids := make([]uint32, e.n)
+	var key []uint32
+	st, err := compho.NewStarter(e.n)
+	if err != nil {
+		return err
+	}
+	k := &compho.Key{AbstractCounters: m.AbstractCounters}
 	for i, procs := range m.Initial {
 		if len(procs) != e.n {
-			return nil, fmt.Errorf("explore: initial state %d has %d processes, not %d", i, len(procs), e.n)
+			return fmt.Errorf("explore: initial state %d has %d processes, not %d", i, len(procs), e.n)
 		}
-		sys, err := startSystem(procs)
-		if err != nil {
-			return nil, err
-		}
-		ids := make([]uint32, e.n)
-		k := &compho.Key{AbstractCounters: m.AbstractCounters}
-		for p := range e.n {
+		for p, pm := range procs {
+			c, ok := compho.Machine(pm).(compho.Cloner)
+			if !ok {
+				return fmt.Errorf("%w: %T", ErrNotCloneable, pm)
+			}
+			if _, ok := compho.Machine(pm).(compho.Keyer); !ok {
+				return fmt.Errorf("%w: %T", ErrNotCloneable, pm)
+			}
+			sys, err := st.Start(compho.PID(p), c.Clone(compho.NewCopier()))
+			if err != nil {
+				return err
+			}
 			k.Reset()
 			if err := sys.Key(compho.PID(p), k); err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrNotCloneable, err)
+				return fmt.Errorf("%w: %v", ErrNotCloneable, err)
 			}
 			ids[p] = e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(compho.PID(p)) })
 		}
 		if e.symmetric {
 			slices.Sort(ids)
 		}
-		key := e.pack(ids, e.net.Init(e.n))
-		sh := e.shardOf([]byte(key))
-		if _, ok := sh.m[key]; ok {
+		key = e.packInto(key, ids, e.net.Init(e.n))
+		if e.index.has(key) {
 			continue
 		}
-		nd := &node{key: key, seq: uint64(i), order: len(level)}
-		sh.m[key] = nd
-		level = append(level, nd)
+		e.add(key, -1, uint64(i))
 	}
-	return level, nil
+	return nil
 }
 
 // A search is the typed part of Explore.
@@ -893,24 +570,26 @@ type search[M compho.Machine] struct {
 	e       *engine
 	m       Model[M]
 	workers int
+	pool    []*worker
 }
 
-// weight is the number of states a node stands for.
-func (s *search[M]) weight(nd *node) int {
+// weight is the number of states that state i stands for.
+func (s *search[M]) weight(i int) int {
 	if s.e.symmetric {
-		return s.e.orbit(nd.key)
+		return s.e.orbit(s.e.key(i))
 	}
 	return 1
 }
 
-// check checks the invariants on a state.
-func (s *search[M]) check(sys *compho.System, mon uint64, depth int) (string, error) {
+// check checks the invariants on a state, given its processes' states
+// (whose root machines the invariants see, and must not modify).
+func (s *search[M]) check(locals []*compho.Local, mon uint64, depth int) (string, error) {
 	if len(s.m.Invariants) == 0 {
 		return "", nil
 	}
-	v := View[M]{Procs: make([]M, s.e.n), Monitor: mon, Depth: depth, Done: sys.Done()}
-	for p := range s.e.n {
-		v.Procs[p] = sys.Root(compho.PID(p)).(M)
+	v := View[M]{Procs: make([]M, s.e.n), Monitor: mon, Depth: depth, Done: finished(locals)}
+	for p, l := range locals {
+		v.Procs[p] = l.Root().(M)
 	}
 	for _, inv := range s.m.Invariants {
 		if err := inv.Check(v); err != nil {
@@ -922,106 +601,92 @@ func (s *search[M]) check(sys *compho.System, mon uint64, depth int) (string, er
 
 // levelResult is what one level of the search found.
 type levelResult struct {
-	next                     []*node // the new states, in order
 	violation                *violation
 	phaseStates, transitions int
 	expanded                 bool // the level's states were expanded
 }
 
-// level checks and expands the states of one level, in parallel.
-func (s *search[M]) level(level []*node, depth int) (*levelResult, error) {
+// level checks and expands the states lo to hi (one level), in
+// parallel, and adds the new states to the engine, in order.
+func (s *search[M]) level(lo, hi, depth int) (*levelResult, error) {
 	e := s.e
 	lr := &levelResult{expanded: s.m.MaxSteps == 0 || depth < s.m.MaxSteps}
 	var (
-		next        = make([][]*node, s.workers)
+		sets        = make([]levelSet, s.workers)
 		viol        = make([]*violation, s.workers)
 		errs        = make([]error, s.workers)
-		phaseStates atomic.Int64
-		transitions atomic.Int64
+		phaseStates = make([]int, s.workers)
+		transitions = make([]int, s.workers)
 		found       atomic.Bool
 		cursor      atomic.Int64
 		wg          sync.WaitGroup
 	)
+	// States are handed out in small batches: the counters of a batch
+	// are shared by fewer goroutines than those of single states.
+	const batch = 16
 	for w := range s.workers {
+		sets[w] = e.index.level()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			wk := s.pool[w]
+			locals := make([]*compho.Local, e.n)
 			for {
-				i := int(cursor.Add(1) - 1)
-				if i >= len(level) || errs[w] != nil {
+				first := lo + int(cursor.Add(batch)-batch)
+				if first >= hi || errs[w] != nil {
 					return
 				}
-				nd := level[i]
-				l, err := e.load(nd.key, depth)
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				sys, mon := l.sys, l.mon
-				if atBoundary(sys) {
-					phaseStates.Add(int64(s.weight(nd)))
-				}
-				if name, err := s.check(sys, mon, depth); err != nil {
-					if viol[w] == nil || viol[w].node.order > nd.order {
-						viol[w] = &violation{nd, name, err}
+				for i := first; i < min(first+batch, hi) && errs[w] == nil; i++ {
+					ids, mon := e.unpack(e.key(i))
+					e.localsInto(locals, ids)
+					if atBoundary(locals) {
+						phaseStates[w] += s.weight(i)
 					}
-					found.Store(true)
-					continue
+					if name, err := s.check(locals, mon, depth); err != nil {
+						if viol[w] == nil || viol[w].state > i {
+							viol[w] = &violation{i, i - lo, name, err}
+						}
+						found.Store(true)
+						continue
+					}
+					if !lr.expanded || found.Load() {
+						continue
+					}
+					sk := &wk.sk
+					*sk = sink{set: sets[w], order: uint64(i - lo), parent: int32(i)}
+					wk.sink = sk
+					errs[w] = wk.expand(ids, mon, depth, func(sc succ) bool {
+						sk.transitions++
+						if !e.index.has(sc.key) {
+							sk.set.offer(sc.key, sk.order<<32|sk.rank, sk.parent)
+						}
+						sk.rank++
+						return true
+					})
+					wk.sink = nil
+					transitions[w] += sk.transitions
 				}
-				if !lr.expanded || found.Load() {
-					continue
-				}
-				errs[w] = s.expandNode(nd, l, depth, &next[w], &transitions)
 			}
 		}()
 	}
 	wg.Wait()
-	lr.phaseStates, lr.transitions = int(phaseStates.Load()), int(transitions.Load())
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	for w := range s.workers {
+		if errs[w] != nil {
+			return nil, errs[w]
 		}
-	}
-	for _, v := range viol {
-		if v != nil && (lr.violation == nil || v.node.order < lr.violation.node.order) {
+		lr.phaseStates += phaseStates[w]
+		lr.transitions += transitions[w]
+		if v := viol[w]; v != nil && (lr.violation == nil || v.state < lr.violation.state) {
 			lr.violation = v
 		}
 	}
-	for _, ns := range next {
-		lr.next = append(lr.next, ns...)
+	if lr.violation != nil {
+		return lr, nil
 	}
-	slices.SortFunc(lr.next, func(a, b *node) int { return cmp.Compare(a.seq, b.seq) })
-	for i, nd := range lr.next {
-		nd.order = i
+	for _, f := range merge(sets) {
+		e.add(f.key, f.parent, f.seq)
 	}
 	return lr, nil
-}
-
-// expandNode adds the new successors of nd to next. A successor found
-// from several parents of the level keeps the first in level order, so
-// that the search does not depend on the number of workers.
-func (s *search[M]) expandNode(nd *node, l *loaded, depth int, next *[]*node, transitions *atomic.Int64) error {
-	e := s.e
-	rank := uint64(0)
-	return e.expandLoaded(l, depth, func(sc succ) bool {
-		transitions.Add(1)
-		seq := uint64(nd.order)<<32 | rank
-		rank++
-		sh := e.shardOf(sc.key)
-		sh.Lock()
-		defer sh.Unlock()
-		old, ok := sh.m[string(sc.key)]
-		if !ok {
-			c := &node{key: string(sc.key), parent: nd, seq: seq, depth: depth + 1}
-			sh.m[c.key] = c
-			*next = append(*next, c)
-			return true
-		}
-		if old.depth == depth+1 && seq < old.seq {
-			old.parent, old.seq = nd, seq
-		}
-		return true
-	})
 }
 
 // counterexample builds the trace of a violation found at depth; with
@@ -1039,31 +704,14 @@ func (s *search[M]) counterexample(v *violation, depth int) (*Counterexample, er
 	return r.Violation, nil
 }
 
-// allDone reports whether every state of level has finished: a bound
+// allDone reports whether every state lo to hi has finished: a bound
 // that stops only those does not leave states unexplored.
-func allDone(e *engine, level []*node, depth int) bool {
-	for _, nd := range level {
-		sys, _, err := e.materialize(nd.key, depth)
-		if err != nil || !sys.Done() {
+func allDone(e *engine, lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		ids, _ := e.unpack(e.key(i))
+		if !finished(e.locals(ids)) {
 			return false
 		}
 	}
 	return true
-}
-
-// startSystem clones the initial machines, one Copier per process, and
-// starts them.
-func startSystem[M compho.Machine](procs []M) (*compho.System, error) {
-	ms := make([]compho.Machine, len(procs))
-	for p, m := range procs {
-		c, ok := compho.Machine(m).(compho.Cloner)
-		if !ok {
-			return nil, fmt.Errorf("%w: %T", ErrNotCloneable, m)
-		}
-		if _, ok := compho.Machine(m).(compho.Keyer); !ok {
-			return nil, fmt.Errorf("%w: %T", ErrNotCloneable, m)
-		}
-		ms[p] = c.Clone(compho.NewCopier())
-	}
-	return compho.NewSystem(ms)
 }

@@ -1,36 +1,59 @@
 package explore
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // The OneThirdRule model of Tsuchiya and Schiper from its n^n initial
 // states, under any loss, with the phase abstracted: the reachable
 // states are n^n + n·Σ_{j≤n−thr} C(n,j)(n−1)^j(2^{n−j}−1), thr the least
 // count above 2n/3: 652 for n = 4 (their Table 1) and 4,780 for n = 5
-// (their Table 1 has 4,480). n = 6 (52,614; their table: 53,064) runs
-// with CCVET_EXPLORE_LONG=1; n = 7 (1,007,006) is BenchmarkOneThirdRule.
+// (their Table 1 has 4,480), and 52,614 for n = 6 (their table: 53,064);
+// n = 7 (1,007,006) is BenchmarkOneThirdRule. The machine declares itself
+// Symmetric, which TestDeclarationsAgree checks changes no figure.
 func TestOneThirdRuleAgreement(t *testing.T) {
-	cases := []struct{ n, states, transitions int }{{3, 48, 159}, {4, 652, 8148}, {5, 4780, 177275}}
-	if os.Getenv("CCVET_EXPLORE_LONG") != "" {
-		cases = append(cases, struct{ n, states, transitions int }{6, 52614, 0})
-	}
+	cases := []struct{ n, states, transitions int }{{3, 48, 159}, {4, 652, 8148}, {5, 4780, 177275}, {6, 52614, 7234014}}
 	for _, tc := range cases {
-		res, err := Explore(Model[*otr]{Initial: otrInitial(tc.n), AbstractCounters: true,
-			Invariants: []Invariant[*otr]{{"agreement", agreement}}})
+		res, err := Explore(Model[*symOTR]{Initial: symInitial(tc.n), AbstractCounters: true,
+			Invariants: []Invariant[*symOTR]{{"agreement", symAgreement}}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Violation != nil || res.Bounded {
 			t.Fatalf("n=%d: violation %v, bounded %v", tc.n, res.Violation, res.Bounded)
 		}
-		if res.States != tc.states || res.PhaseStates != tc.states || tc.transitions != 0 && res.Transitions != tc.transitions {
+		if res.States != tc.states || res.PhaseStates != tc.states || res.Transitions != tc.transitions {
 			t.Errorf("n=%d: %d states (%d at phase boundaries), %d transitions; want %d, %d",
 				tc.n, res.States, res.PhaseStates, res.Transitions, tc.states, tc.transitions)
 		}
 		if closed := closedForm(tc.n); closed != tc.states {
 			t.Errorf("n=%d: closed form %d", tc.n, closed)
+		}
+	}
+}
+
+// TestDeclarationsAgree: the search of OneThirdRule gives the same
+// states, transitions and depth whether the machine declares itself
+// Symmetric (outcomes by multiset of messages, receivers in the same state
+// sharing them) or not (outcomes by HO set and messages heard), under
+// networks the search enumerates itself (any loss, DELIVER) and one whose
+// modes it calls (UniformRound, with a monitor), with one worker or two.
+func TestDeclarationsAgree(t *testing.T) {
+	nets := []func() Network{AnyLoss, func() Network { return Deliver(3) }, func() Network { return UniformRound(moreThanTwoThirds) }}
+	for _, n := range []int{3, 4} {
+		for ni, net := range nets {
+			for _, workers := range []int{1, 2} {
+				plain, err := Explore(Model[*otr]{Initial: otrInitial(n), Network: net(), AbstractCounters: true, Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sym, err := Explore(Model[*symOTR]{Initial: symInitial(n), Network: net(), AbstractCounters: true, Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if plain.States != sym.States || plain.Transitions != sym.Transitions || plain.Depth != sym.Depth {
+					t.Errorf("n=%d, network %d, %d workers: plain %d states, %d transitions, depth %d; symmetric %d, %d, %d",
+						n, ni, workers, plain.States, plain.Transitions, plain.Depth, sym.States, sym.Transitions, sym.Depth)
+				}
+			}
 		}
 	}
 }

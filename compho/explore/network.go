@@ -59,6 +59,22 @@ func (anyLoss) symmetric() {}
 func (noLoss) symmetric()  {}
 func (deliver) symmetric() {}
 
+// sizeBound reports, for a network whose one mode allows a receiver
+// exactly the subsets of its candidates cands with at least some number
+// of senders, all tagged 0 and enumerated as subsets does, that number:
+// the search then enumerates them without calling the mode.
+func sizeBound(net Network, cands compho.Set) (int, bool) {
+	switch d := net.(type) {
+	case anyLoss:
+		return 0, true
+	case noLoss:
+		return cands.Len(), true
+	case deliver:
+		return min(d.k, cands.Len()), true
+	}
+	return 0, false
+}
+
 type anyLoss struct{}
 
 // AnyLoss allows every HO set: any message may be lost.
@@ -67,11 +83,14 @@ func AnyLoss() Network { return anyLoss{} }
 func (anyLoss) Name() string                                     { return "any loss" }
 func (anyLoss) Init(int) uint64                                  { return 0 }
 func (anyLoss) Next(_ int, mon uint64, _ int, _ []uint64) uint64 { return mon }
-func (anyLoss) Modes(int, uint64, []compho.Set, []bool) []Mode {
-	return []Mode{{Sets: func(_ compho.PID, c compho.Set, yield func(compho.Set, uint64)) {
-		subsets(c, func(h compho.Set) { yield(h, 0) })
-	}}}
-}
+
+// anyLossModes is the one mode of AnyLoss, allocated once: a search asks
+// for it in every state.
+var anyLossModes = []Mode{{Sets: func(_ compho.PID, c compho.Set, yield func(compho.Set, uint64)) {
+	subsets(c, func(h compho.Set) { yield(h, 0) })
+}}}
+
+func (anyLoss) Modes(int, uint64, []compho.Set, []bool) []Mode { return anyLossModes }
 
 type noLoss struct{}
 

@@ -167,14 +167,15 @@ func positionsString(st TraceStep) string {
 // counterexample rebuilds the execution that reaches v's state: the path
 // of parents, each step found again by expanding the parent.
 func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Counterexample, error) {
-	var path []*node
-	for nd := v.node; nd != nil; nd = nd.parent {
-		path = append(path, nd)
+	var path []int
+	for i := v.state; i >= 0; i = int(e.parent[i]) {
+		path = append(path, i)
 	}
 	slices.Reverse(path)
 	root := path[0]
-	cex := &Counterexample{Invariant: v.inv, Err: v.err, Initial: int(root.seq), Network: e.net.Name()}
-	sys, _, err := e.materialize(root.key, 0)
+	cex := &Counterexample{Invariant: v.inv, Err: v.err, Initial: int(e.seq[root]), Network: e.net.Name()}
+	ids, _ := e.unpack(e.key(root))
+	sys, err := compho.Assemble(e.locals(ids), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -183,11 +184,13 @@ func counterexample[M compho.Machine](e *engine, m Model[M], v *violation) (*Cou
 		before[p] = vars(sys.Root(compho.PID(p)))
 	}
 	cex.Init = slices.Clone(before)
+	w := newWorker(e)
 	for i := 1; i < len(path); i++ {
-		parent, child := path[i-1], path[i]
+		parent, child := e.key(path[i-1]), e.key(path[i])
 		var ho []compho.Set
-		err := e.expand(parent.key, i-1, func(s succ) bool {
-			if string(s.key) == child.key {
+		ids, mon := e.unpack(parent)
+		err := w.expand(ids, mon, i-1, func(s succ) bool {
+			if slices.Equal(s.key, child) {
 				ho = slices.Clone(s.ho)
 				return false
 			}

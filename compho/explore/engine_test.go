@@ -1,0 +1,58 @@
+package explore
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestPackedIndex: the packed visited set holds the states whose numbers
+// fit in its fields, grows, and turns into a wide index, keeping every
+// state, when one does not fit (n = 15: 4 bits per process).
+func TestPackedIndex(t *testing.T) {
+	const n = 15
+	var keys [][]uint32
+	x := newPackedIndex(n, func() stateIndex { return newStateIndex(n + 2) }, func() [][]uint32 { return keys })
+	key := func(seed, last uint32, mon uint64) []uint32 {
+		k := make([]uint32, n+2)
+		for p := range n {
+			k[p] = (seed + uint32(p)) % 16
+		}
+		k[n-1] = last
+		k[n], k[n+1] = uint32(mon), uint32(mon>>32)
+		return k
+	}
+	add := func(k []uint32) {
+		keys = append(keys, k)
+		x.add(k)
+	}
+	// 256 distinct states (the monitor has 4 bits), each added twice:
+	// the table of 1,024 slots is then a quarter full.
+	for seed := range uint32(512) {
+		add(key(seed, seed%16, uint64(seed/16%16)))
+	}
+	if x.wide != nil || x.count != 256 || len(x.table) != 1024 {
+		t.Fatalf("packed: wide %v, %d words, %d slots; want packed, 256, 1024", x.wide != nil, x.count, len(x.table))
+	}
+	if x.has(key(0, 1, 0)) || !x.has(key(17, 1, 1)) {
+		t.Errorf("packed membership wrong")
+	}
+	big := key(5, 16, 0) // 16 does not fit in 4 bits
+	if x.has(big) {
+		t.Errorf("a state that does not fit is in the index")
+	}
+	add(big)
+	if x.wide == nil {
+		t.Fatal("still packed after a state that does not fit")
+	}
+	for _, k := range keys {
+		if !x.has(k) {
+			t.Fatalf("state %v lost when the index turned wide", k)
+		}
+	}
+	if x.has(key(0, 1, 0)) {
+		t.Errorf("wide membership wrong")
+	}
+	if !slices.Equal(big, keys[len(keys)-1]) {
+		t.Errorf("keys changed")
+	}
+}
