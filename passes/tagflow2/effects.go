@@ -318,7 +318,27 @@ func isNilOrZero(v ssa.Value) bool {
 // the tag).
 func (la *loopAnalysis) storesWholeSync(addr ssa.Value) bool {
 	p, ok := addr.Type().Underlying().(*types.Pointer)
-	return ok && la.holdsSync(p.Elem())
+	if !ok || !la.holdsSync(p.Elem()) {
+		return false
+	}
+	switch a := addr.(type) {
+	case *ssa.IndexAddr:
+		return false // an element of a slice or array: a copy, not the process's
+	case *ssa.Alloc:
+		return a.Comment != "complit" && a.Comment != "varargs"
+	case *ssa.FieldAddr:
+		// A struct on a tag variable's path (p.zxid of
+		// p.zxid.Epoch): only the process's own.
+		for _, sv := range la.loop.Vars {
+			for k := range len(sv.Fields) - 1 {
+				if matchesPath(a, sv.Fields[:k+1]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // holdsSync reports whether t is a struct with a field that is a

@@ -311,6 +311,11 @@ func matchesPath(fa *ssa.FieldAddr, fields []*types.Var) bool {
 	for j := len(fields) - 1; j >= 0; j-- {
 		f, ok := x.(*ssa.FieldAddr)
 		if !ok {
+			if a, ok := x.(*ssa.Alloc); ok && a.Comment == "complit" {
+				// A composite literal being built (Zxid{Epoch: ...}):
+				// a value of the type, not the process's variable.
+				return false
+			}
 			return j < len(fields)-1
 		}
 		if fv := fieldOf(f); fv == nil || fv.Origin() != fields[j].Origin() {
