@@ -46,6 +46,9 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		return
 	}
 	if la.storesWholeSync(addr) {
+		if la.storeSyncLiteral(s, addr, val) {
+			return
+		}
 		// The struct holding the tag is written whole (*p = process{...}):
 		// every component it holds becomes what the value has, which the
 		// analysis does not follow.
@@ -311,6 +314,79 @@ func (la *loopAnalysis) appendsTo(s *state, val ssa.Value, key termKey) bool {
 func isNilOrZero(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
 	return ok && (c.Value == nil || c.IsNil())
+}
+
+// storeSyncLiteral interprets a composite literal stored whole into a
+// struct on the tag's paths (p.zxid = Zxid{Epoch: p.zxid.Epoch + 1}):
+// each component it holds takes the literal's field, zero where the
+// literal leaves it out. It reports false when val is no literal.
+func (la *loopAnalysis) storeSyncLiteral(s *state, addr, val ssa.Value) bool {
+	lit, ok := literalFields(val, nil, make(map[string]ssa.Value))
+	if !ok {
+		return false
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	held := fieldOf(fa)
+	if held == nil {
+		return false
+	}
+	type part struct {
+		i int
+		v ssa.Value
+	}
+	var parts []part
+	for i, sv := range la.loop.Vars {
+		j := slices.IndexFunc(sv.Fields, func(f *types.Var) bool { return f.Origin() == held.Origin() })
+		if j < 0 || j == len(sv.Fields)-1 || !matchesPath(fa, sv.Fields[:j+1]) {
+			continue
+		}
+		path, ok := fieldIndices(held.Type(), sv.Fields[j+1:])
+		if !ok {
+			return false
+		}
+		v, found := lit[pathString(path)]
+		if !found {
+			v = ssa.NewConst(constant.MakeInt64(0), sv.Fields[len(sv.Fields)-1].Type())
+		}
+		parts = append(parts, part{i, v})
+	}
+	if len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		la.assignSync(s, p.i, p.v)
+	}
+	return true
+}
+
+// fieldIndices are the indices of the fields path, selected one after the
+// other from a value of type t.
+func fieldIndices(t types.Type, path []*types.Var) ([]int, bool) {
+	var out []int
+	for _, f := range path {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return nil, false
+		}
+		idx := -1
+		for k := range st.NumFields() {
+			if st.Field(k).Origin() == f.Origin() {
+				idx = k
+			}
+		}
+		if idx < 0 {
+			return nil, false
+		}
+		out = append(out, idx)
+		t = f.Type()
+	}
+	return out, true
 }
 
 // storesWholeSync reports whether addr is the address of a struct that

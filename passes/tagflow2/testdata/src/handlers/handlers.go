@@ -183,3 +183,43 @@ func (b *Buffering) stamp(m Message) {
 //
 //sync:handler
 func (b *Buffering) Ping() { b.stamp(Message{Type: Vote}) }
+
+// Zxid is a two-part tag held in one struct.
+type Zxid struct {
+	Epoch   uint64
+	Counter uint64
+}
+
+// Peer's tag is the zxid's parts and its step.
+//
+//sync:tag zxid.Epoch,zxid.Counter,step
+type Peer struct {
+	zxid Zxid
+	step Role
+	out  []ZMsg
+}
+
+//sync:msg Epoch,Counter,_
+type ZMsg struct {
+	Epoch, Counter uint64
+}
+
+//sync:send
+func (p *Peer) send(m ZMsg) { p.out = append(p.out, m) }
+
+// Lead starts the next epoch, writing the zxid whole.
+//
+//sync:handler
+func (p *Peer) Lead() {
+	p.zxid = Zxid{Epoch: p.zxid.Epoch + 1}
+	p.step = Candidate
+	p.send(ZMsg{Epoch: p.zxid.Epoch, Counter: p.zxid.Counter})
+}
+
+// Rewind writes the zxid whole with an older epoch.
+//
+//sync:handler
+func (p *Peer) Rewind() {
+	p.zxid = Zxid{Epoch: p.zxid.Epoch - 1, Counter: p.zxid.Counter}
+	p.send(ZMsg{Epoch: p.zxid.Epoch, Counter: p.zxid.Counter}) // want `condition 1: the tag \(zxid.Epoch,zxid.Counter,step\) is lower here than at the last communication point`
+}
