@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/passes/tagflow"
@@ -96,14 +95,7 @@ func (la *loopAnalysis) checkStaleWrite(s *state, addr ssa.Value, instr ssa.Inst
 	if !ok || t.msg == nil {
 		return
 	}
-	onMapped := t.rel
-	mapped := la.mapped(t.msg)
-	for i := range la.k {
-		if !slices.Contains(mapped, i) {
-			onMapped = onMapped.Assign(i, lexrel.EQ)
-		}
-	}
-	if onMapped.Lex()&lexrel.LT == 0 {
+	if la.carriedRel(t).Lex()&lexrel.LT == 0 {
 		return
 	}
 	bad := t.rel.Minus(t.rel.RestrictLex(lexrel.GE))
@@ -327,28 +319,15 @@ func derivesFrom(v ssa.Value, param *ssa.Parameter, depth int) bool {
 // constant) settles what a change of the tag owed it; any other makes it
 // hold something again.
 func (la *loopAnalysis) noteEmptied(s *state, addr, val ssa.Value) {
-	if la.loop.Handler == nil || !la.processState(addr) {
-		return
-	}
-	fa, ok := addr.(*ssa.FieldAddr)
-	if !ok {
-		return
-	}
-	fv := fieldOf(fa)
-	if fv == nil {
-		return
-	}
-	for j, mb := range la.mailboxes() {
-		if mb.field != fv.Origin() {
-			continue
-		}
-		if fresh(val) {
-			s.owed &^= 1 << j
-			s.owedByMsg &^= 1 << j
-			s.clean |= 1 << j
-		} else {
-			s.clean &^= 1 << j
-		}
+	j := la.mailboxAt(addr)
+	switch {
+	case j < 0:
+	case fresh(val):
+		s.owed &^= 1 << j
+		s.owedByMsg &^= 1 << j
+		s.clean |= 1 << j
+	default:
+		s.clean &^= 1 << j
 	}
 }
 
@@ -406,22 +385,26 @@ func (la *loopAnalysis) checkMailboxes(s *state, pos token.Pos) {
 
 // isMailbox reports whether addr is the address of a mailbox field of the
 // handler's process, reached through its receiver.
-func (la *loopAnalysis) isMailbox(addr ssa.Value) bool {
+func (la *loopAnalysis) isMailbox(addr ssa.Value) bool { return la.mailboxAt(addr) >= 0 }
+
+// mailboxAt is the index in mailboxes of the field addr is the address
+// of, reached through the handler's receiver; -1 if it is none.
+func (la *loopAnalysis) mailboxAt(addr ssa.Value) int {
 	if la.loop.Handler == nil || !la.processState(addr) {
-		return false
+		return -1
 	}
 	fa, ok := addr.(*ssa.FieldAddr)
 	if !ok {
-		return false
+		return -1
 	}
 	fv := fieldOf(fa)
 	if fv == nil {
-		return false
+		return -1
 	}
-	for _, mb := range la.mailboxes() {
+	for j, mb := range la.mailboxes() {
 		if mb.field == fv.Origin() {
-			return true
+			return j
 		}
 	}
-	return false
+	return -1
 }
