@@ -63,6 +63,7 @@ func pkgOf(f *ssa.Function) *ssa.Package {
 // by the caller's fixpoint in the same state costs nothing; when checking
 // (the last pass), the callee's code is checked where the call is.
 func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommon, instr *ssa.Call) {
+	la.dropDead(s, instr)
 	entry := s.clone()
 	entry.regs = make(map[ssa.Value]ref)
 	args := c.Args
@@ -224,6 +225,18 @@ func (la *loopAnalysis) afterCall(exit *state, regs map[ssa.Value]ref, instr *ss
 		// the call's value).
 		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() != instr.Parent() && !s.readPending[key] {
 			delete(s.pending, key)
+		}
+	}
+	for key := range s.terms {
+		// The callee's registers (and its callees') are out of reach
+		// once it returns, unless a frame still on the stack is of the
+		// same function (recursion).
+		v, ok := key.reg.(ssa.Instruction)
+		if !ok || v.Parent() == la.fn || slices.Contains(la.calls, v.Parent()) {
+			continue
+		}
+		if _, pending := s.pending[key]; !pending {
+			delete(s.terms, key)
 		}
 	}
 	if result != nil {

@@ -68,6 +68,8 @@ type loopAnalysis struct {
 	skipStores map[*ssa.Store]bool
 	// cross caches crossBlock.
 	cross map[*ssa.Function]map[ssa.Value]bool
+	// index caches each instruction's index in its block (see dropDead).
+	index map[ssa.Instruction]int
 	// ifaceMsgs caches interfaceOfMessages.
 	ifaceMsgs map[*types.Interface]bool
 }
@@ -102,6 +104,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		funcArgs:   make(map[*ssa.Parameter]*ssa.Function),
 		ifaceMsgs:  make(map[*types.Interface]bool),
 		cross:      make(map[*ssa.Function]map[ssa.Value]bool),
+		index:      make(map[ssa.Instruction]int),
 		skipStores: make(map[*ssa.Store]bool),
 		ranges:     make(map[*ssa.Function]map[*ssa.BasicBlock]*rangeLoop),
 		pointees:   make(map[*ssa.Parameter]loc),

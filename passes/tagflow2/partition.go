@@ -231,3 +231,99 @@ func (la *loopAnalysis) collect(f *ssa.Function, from *ssa.BasicBlock, s *state)
 	}
 	return s
 }
+
+// dropDead drops from s, before the call at, the registers of at's
+// function that nothing at or after at reads, and the terms only they
+// named. collect does so at the end of each block; a block that calls
+// helper after helper (a round per call, as generated protocols and
+// straight-line rounds are) would otherwise hand every callee the terms
+// of every earlier round: each callee's state, and so its analysis and
+// its memo key, would grow with the rounds before it.
+func (la *loopAnalysis) dropDead(s *state, at ssa.Instruction) {
+	f, b := at.Parent(), at.Block()
+	here := la.indexOf(at)
+	dropped := false
+	for v := range s.regs {
+		instr, ok := v.(ssa.Instruction)
+		if !ok || instr.Parent() != f || la.usedElsewhere(v) || la.readFrom(v, b, here) {
+			continue
+		}
+		delete(s.regs, v)
+		dropped = true
+	}
+	used := make(map[termKey]bool, len(s.regs))
+	for _, r := range s.regs {
+		used[r.key] = true
+	}
+	for key := range s.terms {
+		if a, ok := key.loc.base.(*ssa.Alloc); ok && !a.Heap && a.Parent() == f && !used[key] && !la.readFrom(a, b, here) && la.onlyIn(a, b) {
+			// A local of this block (a composite literal, a temporary)
+			// that nothing reads any more.
+			if _, pending := s.pending[key]; !pending {
+				delete(s.terms, key)
+			}
+			continue
+		}
+		if !dropped {
+			continue
+		}
+		instr, ok := key.reg.(ssa.Instruction)
+		if !ok || instr.Parent() != f || used[key] {
+			continue
+		}
+		if _, pending := s.pending[key]; !pending {
+			delete(s.terms, key)
+		}
+	}
+}
+
+// readFrom reports whether v, a register used only in its own block
+// (see crossBlock), is read in b at or after the instruction of index
+// here.
+func (la *loopAnalysis) readFrom(v ssa.Value, b *ssa.BasicBlock, here int) bool {
+	if v.(ssa.Instruction).Block() != b {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		if la.indexOf(r) >= here {
+			return true
+		}
+	}
+	return false
+}
+
+// usedElsewhere reports whether v is read outside its block or by a phi.
+func (la *loopAnalysis) usedElsewhere(v ssa.Value) bool {
+	b := v.(ssa.Instruction).Block()
+	for _, r := range *v.Referrers() {
+		if _, isPhi := r.(*ssa.Phi); isPhi || r.Block() != b {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyIn reports whether a and every instruction that mentions it are
+// in b.
+func (la *loopAnalysis) onlyIn(a *ssa.Alloc, b *ssa.BasicBlock) bool {
+	if a.Block() != b {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		if r.Block() != b {
+			return false
+		}
+	}
+	return true
+}
+
+// indexOf is instr's index in its block.
+func (la *loopAnalysis) indexOf(instr ssa.Instruction) int {
+	if i, ok := la.index[instr]; ok {
+		return i
+	}
+	for i, in := range instr.Block().Instrs {
+		la.index[in] = i
+	}
+	return la.index[instr]
+}
