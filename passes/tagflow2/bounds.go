@@ -1,6 +1,8 @@
 package tagflow2
 
 import (
+	"unique"
+
 	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
 	"golang.org/x/tools/go/ssa"
 )
@@ -40,13 +42,36 @@ type bound struct {
 // maxBounds bounds the facts an integer carries.
 const maxBounds = 6
 
-// bounds is a small set of facts, comparable so that terms are.
-type bounds struct {
+// boundList is a small set of facts.
+type boundList struct {
 	n uint8
 	b [maxBounds]bound
 }
 
-func (bs bounds) list() []bound { return bs.b[:bs.n] }
+// bounds is a boundList, interned: terms are copied with every state, and
+// most carry no bound, so a term holds a handle (one word, comparable, equal
+// exactly when the lists are) rather than the list's 344 bytes. The zero
+// bounds is the empty list.
+type bounds struct {
+	h unique.Handle[boundList]
+}
+
+func makeBounds(l boundList) bounds {
+	if l.n == 0 {
+		return bounds{}
+	}
+	return bounds{unique.Make(l)}
+}
+
+func (bs bounds) empty() bool { return bs == bounds{} }
+
+func (bs bounds) list() []bound {
+	if bs.empty() {
+		return nil
+	}
+	l := bs.h.Value()
+	return l.b[:l.n]
+}
 
 func (bs bounds) has(x bound) bool {
 	for _, y := range bs.list() {
@@ -58,12 +83,16 @@ func (bs bounds) has(x bound) bool {
 }
 
 func (bs bounds) add(x bound) bounds {
-	if bs.has(x) || int(bs.n) == maxBounds {
+	var l boundList
+	if !bs.empty() {
+		l = bs.h.Value()
+	}
+	if bs.has(x) || int(l.n) == maxBounds {
 		return bs
 	}
-	bs.b[bs.n] = x
-	bs.n++
-	return bs
+	l.b[l.n] = x
+	l.n++
+	return makeBounds(l)
 }
 
 func (bs bounds) union(cs bounds) bounds {
@@ -112,7 +141,7 @@ func boundOn(s *state, key termKey, comp int) (bound, bool) {
 // change (a new element, a new content).
 func (s *state) dropBoundsOn(key termKey) {
 	for k, t := range s.terms {
-		if t.geq.n == 0 {
+		if t.geq.empty() {
 			continue
 		}
 		nb := t.geq.filter(func(x bound) bool { return x.key != key })
@@ -226,7 +255,7 @@ func (la *loopAnalysis) rangeEdge(from, to *ssa.BasicBlock, s *state) *state {
 		}
 		s = s.clone()
 		for k, t := range s.terms {
-			if t.kind != scalarTerm || t.geq.n == 0 {
+			if t.kind != scalarTerm || t.geq.empty() {
 				continue
 			}
 			var nb bounds

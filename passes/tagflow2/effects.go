@@ -123,7 +123,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		t.rel = t.rel.Assign(int(r.comp), rel)
 		t.approx = t.approx || !sc.exactTo(s, int(r.comp))
 		t.unset &^= 1 << r.comp
-		t.consts[r.comp] = sc.consts
+		t.consts = t.consts.with(int(r.comp), sc.consts)
 		s.terms[r.key] = t
 	case r.comp == elemComp:
 		la.storeElement(s, addr, val, instr)
@@ -167,7 +167,7 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 		if !found {
 			t.rel = t.rel.Assign(i, lexrel.Any)
 			t.approx = true
-			t.consts[i] = unknownConsts
+			t.consts = t.consts.with(i, unknownConsts)
 			t.unset &^= 1 << i
 			continue
 		}
@@ -177,14 +177,14 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 					// The builder copies the tag's component.
 					t.rel = t.rel.Assign(i, lexrel.EQ)
 					t.unset &^= 1 << i
-					t.consts[i] = s.cur[i]
+					t.consts = t.consts.with(i, s.cur[i])
 					continue
 				}
 			}
 			if _, ok := v.(*ssa.Const); !ok {
 				t.rel = t.rel.Assign(i, lexrel.Any)
 				t.approx = true
-				t.consts[i] = unknownConsts
+				t.consts = t.consts.with(i, unknownConsts)
 				t.unset &^= 1 << i
 				continue
 			}
@@ -193,7 +193,7 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 		t.rel = t.rel.Assign(i, sc.relTo(s, i))
 		t.approx = t.approx || !sc.exactTo(s, i)
 		t.unset &^= 1 << i
-		t.consts[i] = sc.consts
+		t.consts = t.consts.with(i, sc.consts)
 	}
 	s.terms[key] = t
 }
@@ -1034,7 +1034,7 @@ func (la *loopAnalysis) extremum(s *state, isMax bool, args []ssa.Value, instr *
 		recv = recv || sc.recv
 	}
 	t := term{kind: scalarTerm, comp: int8(comp), rel: lexrel.Top(la.k).Restrict(comp, rel), recv: recv, approx: approx}
-	t.consts[comp] = consts
+	t.consts = t.consts.with(comp, consts)
 	if isMax {
 		// max(a, b) is at least a and b, and what they are at least.
 		for _, a := range args {
@@ -1080,7 +1080,7 @@ func (la *loopAnalysis) storeCell(s *state, addr, val ssa.Value) {
 		return
 	}
 	t := term{kind: scalarTerm, comp: int8(sc.comp), rel: lexrel.Top(la.k).Restrict(sc.comp, sc.rel), recv: sc.recv, approx: !sc.exactTo(s, sc.comp), geq: sc.geq}
-	t.consts[sc.comp] = sc.consts
+	t.consts = t.consts.with(sc.comp, sc.consts)
 	s.terms[key] = t
 }
 

@@ -173,7 +173,7 @@ func absentJoin(l loc, t term) term {
 		return t
 	}
 	t.rel = lexrel.Top(t.rel.K())
-	t.consts = [lexrel.MaxK]constSet{}
+	t.consts = compConsts{}
 	t.recv = true
 	t.approx = true
 	return t
@@ -192,7 +192,7 @@ func (s *state) scalarRel(r ref) (lexrel.Rel, constSet, int) {
 	if !ok || r.comp < 0 {
 		return lexrel.Any, unknownConsts, -1
 	}
-	return t.rel.Component(int(r.comp)), t.consts[r.comp], int(r.comp)
+	return t.rel.Component(int(r.comp)), t.consts.at(int(r.comp)), int(r.comp)
 }
 
 // refine makes each term's relation on a component exact where both its
@@ -204,8 +204,8 @@ func (s *state) refine(key termKey) {
 		if t.kind == scalarTerm && int(t.comp) != i {
 			continue
 		}
-		if t.consts[i].known && s.cur[i].known {
-			r := t.rel.Restrict(i, constRel(t.consts[i], s.cur[i]))
+		if t.consts.at(i).known && s.cur[i].known {
+			r := t.rel.Restrict(i, constRel(t.consts.at(i), s.cur[i]))
 			if r != t.rel && s.assumed&(1<<i) != 0 {
 				// Known only from the enum's constants: a relation
 				// narrowed by an assumption is not exact.
@@ -294,7 +294,7 @@ func (s *state) assignFrom(key termKey, mask uint) {
 	for i := range s.k {
 		if mask&(1<<i) != 0 {
 			m.rel = m.rel.Assign(i, lexrel.EQ)
-			s.cur[i] = m.consts[i]
+			s.cur[i] = m.consts.at(i)
 			s.assumed &^= 1 << i
 			s.unknownAt[i] = token.NoPos
 		}

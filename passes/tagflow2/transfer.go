@@ -179,8 +179,8 @@ func (la *loopAnalysis) freshMessage(s *state, m *annotations.Msg, recv bool, at
 		for i, c := range m.Components {
 			if i < la.k && c.Kind == annotations.Const && c.Value != nil {
 				if v, ok := constInt64(c); ok {
-					t.consts[i] = constsOf(v)
-					t.rel = t.rel.Restrict(i, constRel(t.consts[i], s.cur[i]))
+					t.consts = t.consts.with(i, constsOf(v))
+					t.rel = t.rel.Restrict(i, constRel(t.consts.at(i), s.cur[i]))
 				}
 			}
 		}
@@ -434,7 +434,7 @@ func (la *loopAnalysis) collectionRef(s *state, x ssa.Value) (ref, bool) {
 func (la *loopAnalysis) load(s *state, u *ssa.UnOp) {
 	if i, ok := la.syncIndex(u.X); ok {
 		t := term{kind: scalarTerm, comp: int8(i), rel: lexrel.Top(la.k).Restrict(i, lexrel.EQ)}
-		t.consts[i] = s.cur[i]
+		t.consts = t.consts.with(i, s.cur[i])
 		s.terms[regKey(u)] = t
 		s.regs[u] = ref{key: regKey(u), comp: int8(i)}
 		return
@@ -646,7 +646,7 @@ func (la *loopAnalysis) binop(s *state, b *ssa.BinOp) {
 		return
 	}
 	t := term{kind: scalarTerm, comp: int8(comp), rel: lexrel.Top(la.k).Restrict(comp, shiftRel(rel, d))}
-	t.consts[comp] = consts.shift(d)
+	t.consts = t.consts.with(comp, consts.shift(d))
 	t.recv = s.terms[s.regs[x].key].recv
 	t.approx = s.terms[s.regs[x].key].approx || d > 1 || d < -1
 	if d > 0 {
@@ -754,7 +754,7 @@ func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
 	rel, consts, comp := s.scalarRel(r)
 	if t.kind == scalarTerm {
 		comp = int(t.comp)
-		rel, consts = t.rel.Component(comp), t.consts[comp]
+		rel, consts = t.rel.Component(comp), t.consts.at(comp)
 	}
 	sc := scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv, approx: t.approx || comp >= 0 && t.unset&(1<<comp) != 0}
 	if t.kind == scalarTerm {
@@ -939,7 +939,7 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 			below = append(below, t)
 		}
 		if side.consts.known {
-			t.consts[i] = side.consts
+			t.consts = t.consts.with(i, side.consts)
 		}
 		if t.rel.IsEmpty() {
 			return nil

@@ -1,6 +1,8 @@
 package tagflow2
 
 import (
+	"unique"
+
 	"go/constant"
 	"go/token"
 	"slices"
@@ -86,6 +88,42 @@ func (c constSet) shift(d int64) constSet {
 	return out
 }
 
+// compConsts are the constant sets of a tuple's components, interned: a
+// term holds a handle (one word, comparable, equal exactly when the sets
+// are) rather than the tuple of sets, since states copy every term. The
+// zero compConsts has every component unknown.
+type compConsts struct {
+	h unique.Handle[[lexrel.MaxK]constSet]
+}
+
+func makeCompConsts(c [lexrel.MaxK]constSet) compConsts {
+	if c == ([lexrel.MaxK]constSet{}) {
+		return compConsts{}
+	}
+	return compConsts{unique.Make(c)}
+}
+
+// all are the sets of every component.
+func (cc compConsts) all() [lexrel.MaxK]constSet {
+	if cc == (compConsts{}) {
+		return [lexrel.MaxK]constSet{}
+	}
+	return cc.h.Value()
+}
+
+// at is the set of component i.
+func (cc compConsts) at(i int) constSet { return cc.all()[i] }
+
+// with is cc with component i's set c.
+func (cc compConsts) with(i int, c constSet) compConsts {
+	a := cc.all()
+	if a[i] == c {
+		return cc
+	}
+	a[i] = c
+	return makeCompConsts(a)
+}
+
 func cmpRel(a, b int64) lexrel.Rel {
 	switch {
 	case a < b:
@@ -138,7 +176,7 @@ type term struct {
 	// unreachable value.
 	rel lexrel.Set
 	// consts are the constants each component may be, where known.
-	consts [lexrel.MaxK]constSet
+	consts compConsts
 	comp   int8             // scalarTerm: the component
 	msg    *annotations.Msg // messageTerm, collectionTerm
 	// recv marks a received message, a collection holding received
@@ -178,8 +216,12 @@ type term struct {
 
 func (t term) join(u term) term {
 	t.rel = t.rel.Union(u.rel)
-	for i := range t.consts {
-		t.consts[i] = t.consts[i].union(u.consts[i])
+	if t.consts != u.consts {
+		var c [lexrel.MaxK]constSet
+		for i := range c {
+			c[i] = t.consts.at(i).union(u.consts.at(i))
+		}
+		t.consts = makeCompConsts(c)
 	}
 	t.recv = t.recv || u.recv
 	t.direct = t.direct || u.direct

@@ -52,7 +52,7 @@ func (w *witnesses) recordSend(pos token.Pos, t term) {
 	if t.msg == nil {
 		return
 	}
-	tag := sentTag(t.consts)
+	tag := sentTag(t.consts.all())
 	for _, old := range w.sent[t.msg] {
 		if old == tag {
 			return
