@@ -158,10 +158,17 @@ func (s *state) dropBoundsOn(key termKey) {
 // below or at the tag).
 func (s *state) applyBounds(i int, t term, rel lexrel.Rel) {
 	for _, x := range t.geq.list() {
-		if int(x.comp) != i || (x.kind != boundAll && x.kind != boundWhole) {
+		if int(x.comp) != i {
 			continue
 		}
-		if u, ok := s.terms[x.key]; ok {
+		u, ok := s.terms[x.key]
+		// At least the element read from a collection that holds at most
+		// one is at least all of them.
+		single := x.kind == boundElem && u.kind == collectionTerm && u.single
+		if x.kind != boundAll && x.kind != boundWhole && !single {
+			continue
+		}
+		if ok {
 			u.rel = u.rel.Restrict(i, rel)
 			s.terms[x.key] = u
 		}

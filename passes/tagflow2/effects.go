@@ -106,8 +106,9 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		// nil, a zero value, or a value the analysis does not follow.
 		if old.kind == collectionTerm {
 			empty := isNilOrZero(val)
-			t := term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: old.msg}
+			t := term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: old.msg, single: true}
 			if !empty {
+				t.single = false
 				t.rel, t.recv, t.approx = lexrel.Top(la.k), true, true
 			}
 			s.terms[r.key] = t
@@ -592,7 +593,11 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 		return
 	}
 	v := s.terms[vr.key]
-	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.inexact(), at: v.at, msg: v.msg})
+	// A slice's or an array's length is what it was; a map may get a key.
+	_, isMap := coll.Type().Underlying().(*types.Map)
+	single := c.single && (!isMap || c.rel.IsEmpty())
+	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.inexact(), at: v.at, msg: v.msg, single: true})
+	c.single = single
 	s.terms[r.key] = c
 	la.stored(s, r.key, v, coll, instr)
 }
@@ -669,7 +674,41 @@ func (la *loopAnalysis) storeUntracked(s *state, addr, val ssa.Value, instr ssa.
 	if !la.inRegion(instr) || !la.persistent(addr, instr) {
 		return
 	}
-	if vr, ok := s.regs[val]; ok {
+	la.keptVia(s, addr, val, instr)
+	if ia, ok := addr.(*ssa.IndexAddr); ok {
+		// acks[m.From] = true: the index is the message's data too.
+		la.keptKey(s, addr, ia.Index, instr)
+	}
+}
+
+// keptKey is keptVia for the index or map key k a value is written
+// under. Only a message of one known type counts: the data of an
+// envelope, or of a message behind an interface, is not related to the
+// message its filter tested (e.From of an Envelope whose Msg was tested
+// after a type switch).
+func (la *loopAnalysis) keptKey(s *state, addr, k ssa.Value, instr ssa.Instruction) {
+	vr, ok := s.regs[k]
+	if !ok {
+		return
+	}
+	t := s.terms[vr.key]
+	if t.msg == nil || t.envField > 0 || !t.direct || t.kind != messageTerm {
+		return
+	}
+	if la.loop.Handler == nil {
+		// (A handler's write while the message may be of an earlier
+		// round is checkStaleWrite's.)
+		la.checkIII(s, t, instr.Pos(), "kept in the state")
+	}
+	la.keptData(s, addr, t)
+}
+
+// keptVia checks v, written into the state at addr (as the value, or as
+// the index or map key it is written under), for data of the message just
+// received: a store of that message (condition III), and data a later
+// round's message owes a jump for (condition IV).
+func (la *loopAnalysis) keptVia(s *state, addr, v ssa.Value, instr ssa.Instruction) {
+	if vr, ok := s.regs[v]; ok {
 		if t := s.terms[vr.key]; t.direct && t.kind == messageTerm {
 			la.checkIII(s, t, instr.Pos(), "kept in the state")
 			la.keptData(s, addr, t)
@@ -981,18 +1020,26 @@ func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, ins
 	if b.Name() != "append" || la.elemMsg(instr.Type()) == nil {
 		return
 	}
-	t := term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(instr.Type())}
+	t := term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(instr.Type()), single: true}
+	// The result holds at most one element if at most one argument
+	// holds any, and that one at most one.
+	nonEmpty := 0
 	for _, a := range c.Args {
 		if isNilOrZero(a) {
 			continue
 		}
 		r, ok := s.regs[a]
 		if !ok {
-			t.rel, t.recv, t.approx = lexrel.Top(la.k), true, true
+			t.rel, t.recv, t.approx, t.single = lexrel.Top(la.k), true, true, false
 			continue
 		}
-		t = t.join(s.terms[r.key])
+		u := s.terms[r.key]
+		if !u.rel.IsEmpty() || !u.single {
+			nonEmpty++
+		}
+		t = t.join(u)
 	}
+	t.single = t.single && nonEmpty <= 1
 	t.kind = collectionTerm
 	s.terms[regKey(instr)] = t
 	s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}

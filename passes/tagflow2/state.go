@@ -254,6 +254,7 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 		if t, ok := s.terms[src.key]; ok {
 			t.rel = t.rel.Assign(i, lexrel.EQ)
 			s.terms[src.key] = t
+			s.settleSingle(t, i)
 		}
 	}
 	if srcOK {
@@ -300,7 +301,26 @@ func (s *state) assignFrom(key termKey, mask uint) {
 		}
 	}
 	s.terms[key] = m
+	for i := range s.k {
+		if mask&(1<<i) != 0 {
+			s.settleSingle(m, i)
+		}
+	}
 	s.refineAll()
+}
+
+// settleSingle notes that component i of the tag was just set to that of
+// the message m: if m was read out of a collection that holds at most one
+// element, m is that element, and the collection is equal to the tag on
+// component i too.
+func (s *state) settleSingle(m term, i int) {
+	if m.from == (termKey{}) {
+		return
+	}
+	if c, ok := s.terms[m.from]; ok && c.kind == collectionTerm && c.single {
+		c.rel = c.rel.Assign(i, lexrel.EQ)
+		s.terms[m.from] = c
+	}
 }
 
 // stepCur interprets component i of the tag += d for d = 1 or -1, exactly

@@ -119,6 +119,10 @@ func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
 	case *ssa.MapUpdate:
 		la.checkStaleWrite(s, in.Map, in)
 		la.storeElement(s, in.Map, in.Value, in)
+		if la.elemMsg(in.Map.Type()) == nil && la.inRegion(in) && la.persistent(in.Map, in) {
+			// votes[m.From] = true: the key is the message's data.
+			la.keptKey(s, in.Map, in.Key, in)
+		}
 	case *ssa.Call:
 		la.call(s, in.Common(), in)
 	case *ssa.Go:
@@ -213,8 +217,17 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 		s.terms[key] = t
 	case la.elemMsg(elem) != nil:
 		la.rebind(s, key)
-		s.terms[key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(elem)}
+		s.terms[key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(elem), single: atMostOne(elem)}
 	}
+}
+
+// atMostOne reports whether a zero value of the collection type t holds
+// at most one element: a nil slice or map, an array of length 0 or 1.
+func atMostOne(t types.Type) bool {
+	if a, ok := t.Underlying().(*types.Array); ok {
+		return a.Len() <= 1
+	}
+	return true
 }
 
 func isPointer(t types.Type) bool {
@@ -224,7 +237,13 @@ func isPointer(t types.Type) bool {
 
 func (la *loopAnalysis) newCollection(s *state, v ssa.Value) {
 	if m := la.elemMsg(v.Type()); m != nil {
-		s.terms[regKey(v)] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: m}
+		single := true // a new map
+		if ms, ok := v.(*ssa.MakeSlice); ok {
+			// make([]M, 0, c) is empty; make([]M, n) holds n zero values.
+			c, isConst := ms.Len.(*ssa.Const)
+			single = isConst && c.Int64() == 0
+		}
+		s.terms[regKey(v)] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: m, single: single}
 		s.regs[v] = ref{key: regKey(v), comp: wholeComp}
 	}
 }
@@ -803,10 +822,26 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		// A predicate helper: the state its returns of that value left,
 		// if nothing happened since the call.
 		if p, ok := la.predicates[c]; ok && (lattice{}).Equals(p.after, s) {
+			out := p.ifFalse
 			if taken {
-				return p.ifTrue
+				out = p.ifTrue
 			}
-			return p.ifFalse
+			// An argument the analysis does not follow, or the result of a
+			// call (current(m.Header()), a copy of what m holds), was
+			// tested by the helper without the terms it comes from
+			// knowing.
+			var untracked []ssa.Value
+			for _, a := range c.Call.Args {
+				if _, ok := s.regs[a]; !ok {
+					untracked = append(untracked, a)
+				} else if _, isCall := a.(*ssa.Call); isCall {
+					untracked = append(untracked, a)
+				}
+			}
+			if len(untracked) > 0 && out != nil {
+				out = la.taint(out, untracked...)
+			}
+			return out
 		}
 	case *ssa.UnOp:
 		if c.Op == token.NOT {
@@ -828,9 +863,61 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		if !taken {
 			op = lexrel.Any &^ op
 		}
+		if out, ok := la.lenTest(s, c.X, c.Y, op); ok {
+			return out
+		}
 		return la.restrict(s, c.X, c.Y, op)
 	}
 	return la.taint(s, cond)
+}
+
+// lenTest interprets len(coll) op k, or k op len(coll), for a constant
+// k: where it implies that coll is empty (len(coll) == 0, len(coll) < 1),
+// coll's term becomes the empty collection. ok is false when the test is
+// not of that form.
+func (la *loopAnalysis) lenTest(s *state, x, y ssa.Value, op lexrel.Rel) (*state, bool) {
+	coll, k, ok := lenOperand(x, y)
+	if !ok {
+		coll, k, ok = lenOperand(y, x)
+		// k op len: len is related to k by the converse.
+		op = op&lexrel.EQ | (op&lexrel.LT)<<2 | (op&lexrel.GT)>>2
+	}
+	if !ok {
+		return nil, false
+	}
+	// Whether some length n >= 1 satisfies n op k.
+	if op&lexrel.GT != 0 || op&lexrel.EQ != 0 && k >= 1 || op&lexrel.LT != 0 && k > 1 {
+		return nil, false
+	}
+	if !(op&lexrel.EQ != 0 && k == 0 || op&lexrel.LT != 0 && k > 0) {
+		return nil, true // no length satisfies it
+	}
+	r, ok := la.collectionRef(s, coll)
+	if !ok {
+		return nil, false
+	}
+	s = s.clone()
+	t := s.terms[r.key]
+	t.rel, t.single, t.approx, t.recv, t.direct = lexrel.Empty(la.k), true, false, false, false
+	s.terms[r.key] = t
+	return s, true
+}
+
+// lenOperand returns coll and k if x is len(coll) and y the constant k.
+func lenOperand(x, y ssa.Value) (ssa.Value, int64, bool) {
+	call, ok := x.(*ssa.Call)
+	if !ok {
+		return nil, 0, false
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+		return nil, 0, false
+	}
+	c, ok := y.(*ssa.Const)
+	if !ok {
+		return nil, 0, false
+	}
+	k, ok := int64Const(c)
+	return call.Call.Args[0], k, ok
 }
 
 // taint marks the terms the values vals are computed from (through a few
@@ -840,11 +927,21 @@ func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
 	var keys []termKey
 	var walk func(v ssa.Value, depth int)
 	walk = func(v ssa.Value, depth int) {
-		if r, ok := s.regs[v]; ok && r.comp != dataComp {
+		r, tracked := s.regs[v]
+		if tracked && r.comp != dataComp {
 			// A test of a message's data (m.Stand) says nothing of its
 			// tag.
 			if t, ok := s.terms[r.key]; ok && !t.approx {
 				keys = append(keys, r.key)
+			}
+		}
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && !tracked {
+			// A load whose register is no longer tracked (dead after
+			// the call that tests it): the location it read.
+			if l, ok := la.accessPath(u.X); ok {
+				if t, ok := s.terms[locKey(l)]; ok && !t.approx {
+					keys = append(keys, locKey(l))
+				}
 			}
 		}
 		instr, ok := v.(ssa.Instruction)

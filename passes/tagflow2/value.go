@@ -209,6 +209,10 @@ type term struct {
 	// from is, for a message read out of a collection, the collection's
 	// key: an integer at least its component is at least that element.
 	from termKey
+	// single marks a collection that holds at most one element (empty
+	// when made, one append since): reading an element reads them all,
+	// so a jump to the element's tag leaves none above it.
+	single bool
 	// at is where a received message was received (the receive call);
 	// findings of condition III and IV point back to it.
 	at token.Pos
@@ -227,6 +231,7 @@ func (t term) join(u term) term {
 	t.direct = t.direct || u.direct
 	t.approx = t.approx || u.approx
 	t.unset |= u.unset
+	t.single = t.single && u.single
 	t.geq = t.geq.meet(u.geq)
 	if t.from != u.from {
 		t.from = termKey{}

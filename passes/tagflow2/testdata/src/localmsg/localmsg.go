@@ -55,7 +55,9 @@ func (n *Node) Step(m Message) {
 	n.votes[m.From] = true
 }
 
-// StepNoFilter counts every vote, of any term.
+// StepNoFilter counts every vote, of any term: one of an earlier term
+// changes the state (III), and the data of a later one is kept without a
+// jump to its term (IV).
 //
 //sync:handler
 func (n *Node) StepNoFilter(m Message) {
@@ -64,4 +66,4 @@ func (n *Node) StepNoFilter(m Message) {
 		return
 	}
 	n.votes[m.From] = true // want `cannot prove 3: the state changes while the received Message may be of an earlier round than \(term,role\): such a message must leave the state unchanged`
-}
+} // want `cannot prove 4: the process returns while a Message that may be of a later round is kept, without a jump to its round first`
