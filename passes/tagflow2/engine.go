@@ -68,6 +68,12 @@ type loopAnalysis struct {
 	skipStores map[*ssa.Store]bool
 	// cross caches crossBlock.
 	cross map[*ssa.Function]map[ssa.Value]bool
+	// lowerAt accumulates, per position, the partitions of the states in
+	// which the tag is lower there on every vector (see lowerFindings).
+	lowerAt map[token.Pos][lexrel.MaxK]uint8
+	// splitAll has, per component the entry state was split on, a bit
+	// per partition (see splitAssumed).
+	splitAll [lexrel.MaxK]uint8
 	// index caches each instruction's index in its block (see dropDead).
 	index map[ssa.Instruction]int
 	// ifaceMsgs caches interfaceOfMessages.
@@ -105,6 +111,7 @@ func newLoopAnalysis(pass *analysis.Pass, ann *annotations.Annotations, l *annot
 		ifaceMsgs:  make(map[*types.Interface]bool),
 		cross:      make(map[*ssa.Function]map[ssa.Value]bool),
 		index:      make(map[ssa.Instruction]int),
+		lowerAt:    make(map[token.Pos][lexrel.MaxK]uint8),
 		skipStores: make(map[*ssa.Store]bool),
 		ranges:     make(map[*ssa.Function]map[*ssa.BasicBlock]*rangeLoop),
 		pointees:   make(map[*ssa.Parameter]loc),
@@ -140,7 +147,7 @@ func (la *loopAnalysis) run() []tagflow.Finding {
 // solveAndCheck computes the fixpoint from the function's entry state,
 // then checks the region's blocks in the states it found.
 func (la *loopAnalysis) solveAndCheck(entry *state) []tagflow.Finding {
-	res := la.fixpoint(la.fn, entry)
+	res := la.fixpoint(la.fn, la.splitAssumed(entry)...)
 	la.reporting = true
 	for _, b := range la.fn.Blocks {
 		if la.region[b] {
@@ -178,7 +185,69 @@ func (la *loopAnalysis) initialParts(s *state) {
 	}
 }
 
+// splitAssumed splits the entry state into one partition per constant a
+// partitioning component is assumed to hold (see initialParts), when they
+// are few enough: a test that narrows the round to some of them (a.step <
+// StepAccept) then keeps each apart from the paths that did not test it,
+// instead of joining into the partition of all the constants, where
+// setting the round loses how it relates to the round at the entry.
+func (la *loopAnalysis) splitAssumed(entry *state) parts {
+	out := parts{entry}
+	for i := range entry.k {
+		if entry.assumed&entry.partMask&(1<<i) == 0 || !entry.cur[i].known {
+			continue
+		}
+		vals := entry.cur[i].values()
+		if len(out)*len(vals) > maxParts {
+			continue
+		}
+		var next parts
+		for _, s := range out {
+			for j, x := range vals {
+				c := s.clone()
+				c.cur[i] = constsOf(x)
+				c.split[i] = 1 << j
+				next = append(next, c)
+			}
+		}
+		out = next
+		la.splitAll[i] = 1<<len(vals) - 1
+	}
+	return out
+}
+
+// noteLower records that the tag is lower at pos than at the last
+// communication point on every vector of s.
+func (la *loopAnalysis) noteLower(s *state, pos token.Pos) {
+	if !la.reporting {
+		return
+	}
+	if !pos.IsValid() {
+		pos = la.callSite
+	}
+	m := la.lowerAt[pos]
+	for i := range m {
+		m[i] |= s.split[i]
+	}
+	la.lowerAt[pos] = m
+}
+
+// lowerFindings reports condition I where the tag was lower on every
+// vector: a violation if the states that showed it join every partition
+// of the entry (see splitAssumed), "cannot prove" if they show it only
+// for some of the constants assumed at the entry.
+func (la *loopAnalysis) lowerFindings() {
+	for pos, m := range la.lowerAt {
+		if m == la.splitAll {
+			la.report(1, pos, false, "the tag %s is lower here than at the last communication point", la.tagText())
+		} else {
+			la.report(1, pos, true, "the tag %s may be lower here than at the last communication point", la.tagText())
+		}
+	}
+}
+
 func (la *loopAnalysis) sortedFindings() []tagflow.Finding {
+	la.lowerFindings()
 	out := make([]tagflow.Finding, 0, len(la.findings))
 	for _, f := range la.findings {
 		out = append(out, f)

@@ -129,11 +129,11 @@ func (partLattice) Merge(a, b parts) parts {
 // partition at a time. Each edge's state is joined with what the edge
 // carried before, so that it only grows even where a transfer is not
 // monotone (partitions regrouped, a register's term replaced).
-func (la *loopAnalysis) fixpoint(f *ssa.Function, entry *state) *dense.Analysis[parts, int] {
+func (la *loopAnalysis) fixpoint(f *ssa.Function, entry ...*state) *dense.Analysis[parts, int] {
 	g := blockGraph{f}
 	type edgeID struct{ from, to int }
 	prev := make(map[edgeID]parts)
-	return dense.Forward[partLattice, parts, int](g, map[int]parts{0: {entry}}, func(from, to int, in parts) parts {
+	return dense.Forward[partLattice, parts, int](g, map[int]parts{0: entry}, func(from, to int, in parts) parts {
 		out := prev[edgeID{from, to}]
 		for _, s := range in {
 			out = out.add(la.collect(f, f.Blocks[from], la.edge(f.Blocks[from], f.Blocks[to], la.block(f.Blocks[from], s))))

@@ -33,8 +33,13 @@ type state struct {
 	last lexrel.Set
 	// lastApprox marks last as an over-approximation (see term.approx).
 	lastApprox bool
-	terms      map[termKey]term
-	regs       map[ssa.Value]ref
+	// split has, per component the entry state was split on (see
+	// splitAssumed), bit j set when the partition of the j-th assumed
+	// constant is joined in this state: a state that lacks some is
+	// reached only if the constants it has are possible at the entry.
+	split [lexrel.MaxK]uint8
+	terms map[termKey]term
+	regs  map[ssa.Value]ref
 	// pending are the mailboxes that got a message that may be of a later
 	// round and that condition IV has not seen the process jump to: the
 	// value is true when every path stored one (a must).
@@ -91,7 +96,7 @@ func (lattice) Equals(a, b *state) bool {
 		return a == b
 	}
 	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
-		a.assumed == b.assumed && a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean &&
+		a.assumed == b.assumed && a.split == b.split && a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean &&
 		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.readPending, b.readPending) && maps.Equal(a.bools, b.bools)
 }
 
@@ -111,6 +116,9 @@ func (lattice) Merge(a, b *state) *state {
 	}
 	out.last = a.last.Union(b.last)
 	out.assumed = a.assumed | b.assumed
+	for i := range out.split {
+		out.split[i] = a.split[i] | b.split[i]
+	}
 	out.owed, out.owedByMsg = a.owed|b.owed, a.owedByMsg|b.owedByMsg
 	out.clean = a.clean & b.clean
 	out.lastApprox = a.lastApprox || b.lastApprox

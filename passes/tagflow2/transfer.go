@@ -194,6 +194,11 @@ func (la *loopAnalysis) freshMessage(s *state, m *annotations.Msg, recv bool, at
 
 func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 	elem := a.Type().Underlying().(*types.Pointer).Elem()
+	if i, ok := la.syncBase[a]; ok {
+		// var round Round: a tag variable declared here is zero.
+		la.assignSync(s, i, ssa.NewConst(constant.MakeInt64(0), elem))
+		return
+	}
 	key := locKey(loc{base: a})
 	switch {
 	case la.msgOf(elem) != nil && !isPointer(elem):
