@@ -87,48 +87,47 @@ func isChan(t types.Type) bool {
 func (g *loopGen) peerChan(ch ast.Expr) (to ast.Expr, cf *annotations.ChanField) {
 	e := ast.Unparen(ch)
 	if sel, ok := e.(*ast.SelectorExpr); ok {
-		if f := g.fieldOf(sel); f != nil && g.u.ann.ChanOf(f) == nil && isChan(f.Type()) {
+		if f := g.fieldOf(sel); f != nil && g.chanOf(f) == nil && isChan(f.Type()) {
 			e = ast.Unparen(sel.X) // a channel of the peer's inbox struct
 		}
 	}
 	switch x := e.(type) {
 	case *ast.IndexExpr:
-		if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok {
-			if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil && cf.Role == annotations.Peers {
-				return x.Index, cf
-			}
+		if cf := g.chanOf(g.chanVar(x.X)); cf != nil && cf.Role == annotations.Peers {
+			return x.Index, cf
 		}
 	case *ast.Ident:
 		if rng := g.peerVars[g.info.Uses[x]]; rng != nil {
-			sel := ast.Unparen(rng.X).(*ast.SelectorExpr)
-			return nil, g.u.ann.ChanOf(g.fieldOf(sel))
+			return nil, g.chanOf(g.chanVar(rng.X))
 		}
 	}
 	return nil, nil
 }
 
-// peerTable returns the //sync:peers annotation of the table a range
+// peerTable returns the peers table (annotated or inferred) a range
 // statement ranges over, if any.
 func (g *loopGen) peerTable(rng *ast.RangeStmt) *annotations.ChanField {
-	sel, ok := ast.Unparen(rng.X).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil && cf.Role == annotations.Peers {
+	if cf := g.chanOf(g.chanVar(rng.X)); cf != nil && cf.Role == annotations.Peers {
 		return cf
 	}
 	return nil
 }
 
-// inboxChan returns the //sync:inbox annotation of the channel ch if ch
-// is a channel of the inbox of the process whose tag the loop has: p.in,
-// or p.inbox.F for an inbox struct.
+// inboxChan returns the inbox (annotated or inferred) of the channel ch
+// if ch is a channel of the inbox of the process whose tag the loop has:
+// p.in, p.inbox.F for an inbox struct, or a parameter in.
 func (g *loopGen) inboxChan(ch ast.Expr) *annotations.ChanField {
+	if id, ok := ast.Unparen(ch).(*ast.Ident); ok {
+		if cf := g.chanOf(g.chanVar(id)); cf != nil && cf.Role == annotations.Inbox {
+			return cf
+		}
+		return nil
+	}
 	sel, ok := ast.Unparen(ch).(*ast.SelectorExpr)
 	if !ok || !isChan(g.info.TypeOf(sel)) {
 		return nil
 	}
-	if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil {
+	if cf := g.chanOf(g.fieldOf(sel)); cf != nil {
 		if cf.Role == annotations.Inbox && g.ownChannel(sel) {
 			return cf
 		}
@@ -138,19 +137,19 @@ func (g *loopGen) inboxChan(ch ast.Expr) *annotations.ChanField {
 	if !ok || g.fieldOf(sel) == nil {
 		return nil
 	}
-	if cf := g.u.ann.ChanOf(g.fieldOf(inner)); cf != nil && cf.Role == annotations.Inbox && g.ownChannel(inner) {
+	if cf := g.chanOf(g.fieldOf(inner)); cf != nil && cf.Role == annotations.Inbox && g.ownChannel(inner) {
 		return cf
 	}
 	return nil
 }
 
 // ownChannel reports whether the field selection sel is made on the
-// variable the loop's tag starts from (p.in for the tag p.phase,p.step,
-// embedded fields included): the inbox of another process (p.next.in) is
-// not this process's mailbox.
+// process (see isProcess: p.in for the tag p.phase,p.step, embedded fields
+// included): the inbox of another process (p.next.in) is not this
+// process's mailbox.
 func (g *loopGen) ownChannel(sel *ast.SelectorExpr) bool {
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	return ok && g.info.Uses[id] == g.phase.Root
+	return ok && g.isProcess(id)
 }
 
 // checkChannels refuses channel operations make-HO cannot place: sends on
@@ -181,11 +180,11 @@ func (g *loopGen) checkChannels() error {
 			}
 		case *ast.SendStmt:
 			if g.commKind(n) != annotations.Send {
-				err = refuse(n.Arrow, "not supported yet: a send on a channel that is not taken from a //sync:peers table (make-HO must know which process receives it)")
+				err = refuse(n.Arrow, "not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process)")
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW && g.commKind(n) != annotations.Recv && !timeouts[n] {
-				err = refuse(n.OpPos, "not supported yet: a receive from a channel that is neither the process's //sync:inbox nor the timeout of a reception (make-HO needs to know which receives fill the mailbox)")
+				err = refuse(n.OpPos, "not supported yet: a receive from a channel that is neither the process's inbox (a //sync:inbox field, or a channel of messages that is a parameter or field of the process) nor the timeout of a reception (make-HO needs to know which receives fill the mailbox)")
 			}
 		case *ast.SelectStmt:
 			err = g.checkSelect(n, timeouts)
@@ -339,7 +338,7 @@ func (g *loopGen) checkSelect(s *ast.SelectStmt, timeouts map[*ast.UnaryExpr]boo
 		}
 		return nil
 	case recvs == 0 && sends == 0:
-		return refuse(s.Pos(), "not supported yet: a select that neither receives from the process's //sync:inbox nor sends to a //sync:peers table")
+		return refuse(s.Pos(), "not supported yet: a select that neither receives from the process's inbox nor sends to a peers table")
 	}
 	return refuse(s.Pos(), "not supported yet: a select with %d receives from the inbox and %d sends (make-HO handles one reception with timeouts, or one send with an empty default)", recvs, sends)
 }
@@ -545,15 +544,27 @@ func (g *loopGen) hasPeerSend(n ast.Node) bool {
 	return found
 }
 
-// carried reports whether some //sync:inbox channel of the package
-// carries values of the element type of the channel ch: a send on a peer
+// allChans returns the annotated and the inferred channel fields.
+func (g *loopGen) allChans() []*annotations.ChanField {
+	var out []*annotations.ChanField
+	for _, cf := range g.u.ann.Chans {
+		out = append(out, cf)
+	}
+	for _, cf := range g.inferred {
+		out = append(out, cf)
+	}
+	return out
+}
+
+// carried reports whether some inbox (a //sync:inbox channel of the
+// package, or one inferred for the loop) carries values of the element type of the channel ch: a send on a peer
 // table reaches an inbox only if one has its type.
 func (g *loopGen) carried(ch ast.Expr) bool {
 	c, ok := g.info.TypeOf(ch).Underlying().(*types.Chan)
 	if !ok {
 		return false
 	}
-	for _, cf := range g.u.ann.Chans {
+	for _, cf := range g.allChans() {
 		if cf.Role != annotations.Inbox {
 			continue
 		}
@@ -602,13 +613,13 @@ func (g *loopGen) message(v ast.Expr, cf *annotations.ChanField) (ast.Expr, erro
 func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
 	to, cf := g.peerChan(s.Chan)
 	if cf == nil {
-		return refuse(s.Arrow, "not supported yet: a send on a channel that is not taken from a //sync:peers table (make-HO must know which process receives it)")
+		return refuse(s.Arrow, "not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process)")
 	}
 	if to == nil {
 		return refuse(s.Pos(), "not supported yet: a send to an entry of a peer table, in a range over it, that is not the range's only statement")
 	}
 	if !g.carried(s.Chan) {
-		return refuse(s.Arrow, "not supported yet: a send on a channel of %s, which no //sync:inbox channel of the package carries (make-HO delivers it to the receiver's inbox)", types.TypeString(g.info.TypeOf(s.Chan), g.qualifier()))
+		return refuse(s.Arrow, "not supported yet: a send on a channel of %s, which no inbox carries (make-HO delivers it to the receiver's inbox: a //sync:inbox field, or a channel of that type the loop receives from)", types.TypeString(g.info.TypeOf(s.Chan), g.qualifier()))
 	}
 	msg, err := g.message(s.Value, cf)
 	if err != nil {
@@ -646,7 +657,7 @@ func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error
 		return bad
 	}
 	if !g.carried(send.Chan) {
-		return refuse(send.Arrow, "not supported yet: a send on a channel of %s, which no //sync:inbox channel of the package carries (make-HO delivers it to the receiver's inbox)", types.TypeString(g.info.TypeOf(send.Chan), g.qualifier()))
+		return refuse(send.Arrow, "not supported yet: a send on a channel of %s, which no inbox carries (make-HO delivers it to the receiver's inbox: a //sync:inbox field, or a channel of that type the loop receives from)", types.TypeString(g.info.TypeOf(send.Chan), g.qualifier()))
 	}
 	q := g.info.Defs[rng.Value.(*ast.Ident)]
 	msg, err := g.message(send.Value, cf)

@@ -39,9 +39,11 @@ var refused []string
 // aborts are the abort cases of the paper and the refusals, on the
 // packages of testdata/src.
 var aborts = []string{
+	"ambiguous.go:40:17: cannot tell which is the process's peers table: the loop sends on field peers (declared at ambiguous.go:21:2, used at ambiguous.go:38:16) and parameter replicas (declared at ambiguous.go:29:26, used at ambiguous.go:40:17), which both carry Msg; mark the peers table with //sync:peers on its struct field (a parameter cannot carry the directive: keep it in a field of the process)",
+	"ambiguous.go:85:14: cannot tell which is the process's inbox: the loop receives from field in (declared at ambiguous.go:19:2, used at ambiguous.go:80:14) and field backup (declared at ambiguous.go:20:2, used at ambiguous.go:85:14), which both carry Msg; mark the inbox with //sync:inbox on its struct field",
 	"channel.go:36:3: not supported yet: a range over a channel in a tagged loop (make-HO translates receives from the //sync:inbox in a select with timeouts)",
-	"chans.go:42:11: not supported yet: a send on a channel that is not taken from a //sync:peers table (make-HO must know which process receives it)",
-	"chans.go:78:4: not supported yet: a select that neither receives from the process's //sync:inbox nor sends to a //sync:peers table",
+	"chans.go:42:11: not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process)",
+	"chans.go:78:4: not supported yet: a select that neither receives from the process's inbox nor sends to a peers table",
 	"chans.go:97:2: not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)",
 	"chans.go:136:7: not supported yet: timer times out a reception but is used other than to create, reset or stop it (make-HO drops the timers of receptions)",
 	"chans.go:176:4: not supported yet: a default case in a reception select (the reception would not wait for its messages)",
@@ -50,7 +52,7 @@ var aborts = []string{
 	"chans.go:285:14: not supported yet: the envelope Env3 has a field Hops besides From and Msg, which the mailbox does not carry",
 	"chans.go:308:3: not supported yet: a range over the peer table p.peers other than one send of the same message to every entry (for _, ch := range peers { ch <- m })",
 	"chans.go:355:4: not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)",
-	"chans.go:390:7: not supported yet: a send on a channel of chan<- Other, which no //sync:inbox channel of the package carries (make-HO delivers it to the receiver's inbox)",
+	"chans.go:390:7: not supported yet: a send on a channel of chan<- Other, which no inbox carries (make-HO delivers it to the receiver's inbox: a //sync:inbox field, or a channel of that type the loop receives from)",
 	"forks.go:41:3: not supported yet: an if/else that enters round B on both paths after the send or reception of round A (make-HO needs the round's communication inside the if/else)",
 	"forks.go:75:3: not supported yet: an if/else that enters round C on both paths right after the one that enters round B",
 	"forks.go:105:4: not supported yet: a send after the reception of round B (make-HO needs send, then receive, then update)",
@@ -279,7 +281,7 @@ func TestRun(t *testing.T) {
 // TestAborts checks the message and position of every abort case.
 func TestAborts(t *testing.T) {
 	td, _ := filepath.Abs("testdata")
-	pkgs := []string{"unbounded", "nophase", "twophases", "missing", "splitif", "twosends", "tworecvs", "nestedtags", "nestedcall", "channel", "notclean", "chans", "forks", "viewjump", "hiddencomm"}
+	pkgs := []string{"unbounded", "nophase", "twophases", "missing", "splitif", "twosends", "tworecvs", "nestedtags", "nestedcall", "channel", "notclean", "chans", "forks", "viewjump", "hiddencomm", "ambiguous"}
 	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: td, Env: gopathEnv(td + string(os.PathListSeparator) + corpusDir)})
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +376,7 @@ func TestMainErrors(t *testing.T) {
 // detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
-	pkgs := []string{"leaderonly"}
+	pkgs := []string{"leaderonly", "paramtable", "fieldtable"}
 	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: gen, Env: gopathEnv(gen + string(os.PathListSeparator) + corpusDir)})
 	if err != nil {
 		t.Fatal(err)
@@ -411,6 +413,44 @@ func TestGeneratedSmall(t *testing.T) {
 		}
 		writeFile(t, filepath.Join(dir, "src", pkg, "run_test.go"), b)
 		goCmd(t, dir, testArgs(t, "-run", "TestGenerated", pkg)...)
+	}
+}
+
+// TestInferredSameAsAnnotated checks that the machine of a loop whose
+// peers table and inbox make-HO infers (testdata/gen/src/fieldtable) is
+// the one it generates for the same code with //sync:peers and
+// //sync:inbox on the fields.
+func TestInferredSameAsAnnotated(t *testing.T) {
+	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(gen, "src", "fieldtable", "fieldtable.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	annotated := string(src)
+	for _, r := range [][2]string{
+		{"\tinbox   <-chan Envelope\n", "\tinbox   <-chan Envelope //sync:inbox\n"},
+		{"\tpeers   []chan<- Envelope\n", "\tpeers   []chan<- Envelope //sync:peers\n"},
+	} {
+		if strings.Count(annotated, r[0]) != 1 {
+			t.Fatalf("fieldtable.go does not contain %q once", r[0])
+		}
+		annotated = strings.Replace(annotated, r[0], r[1], 1)
+	}
+	writeFile(t, filepath.Join(dir, "src", "fieldtable", "fieldtable.go"), []byte(annotated))
+	gens := make([][]byte, 2)
+	for i, root := range []string{gen, dir} {
+		res, err := makeho.Generate(makeho.Options{Patterns: []string{"fieldtable"}, Dir: root, Env: gopathEnv(root)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Errors) > 0 || len(res.Diagnostics) > 0 || len(res.Files) != 1 {
+			t.Fatalf("%s: errors %v, refusals %v, %d files", root, res.Errors, short(res.Diagnostics), len(res.Files))
+		}
+		gens[i] = res.Files[0].Content
+	}
+	if !bytes.Equal(gens[0], gens[1]) {
+		t.Errorf("inferred and annotated machines differ:\ninferred:\n%s\nannotated:\n%s", gens[0], gens[1])
 	}
 }
 
