@@ -589,3 +589,60 @@ func TestExplore(t *testing.T) {
 		}
 	}
 }
+
+// TestMainRuntime runs the command on a module that does not require
+// ccvet: the generated code would import the runtime, which the module
+// cannot resolve, so make-HO writes nothing, exits 2 and says what to
+// run. Once the module requires ccvet (go get, here of this source tree
+// through a replace directive, offline), it writes the file, which
+// builds and vets in the module.
+func TestMainRuntime(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "gen", "src", "fieldtable", "fieldtable.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "fieldtable", "fieldtable.go"), src)
+	writeFile(t, filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n\nreplace github.com/ccvet/ccvet => "+repo+"\n"))
+	for k, v := range map[string]string{"GOFLAGS": "", "GOPROXY": "off", "GOWORK": "off", "GO111MODULE": "on"} {
+		t.Setenv(k, v)
+	}
+	t.Chdir(dir)
+	gen := filepath.Join(dir, "fieldtable", "fieldtable_compho.go")
+	var stdout, stderr bytes.Buffer
+	if got := makeho.Main([]string{"./..."}, &stdout, &stderr); got != makeho.ExitError {
+		t.Errorf("exit %d, want 2", got)
+	}
+	want := "ccvet makeho: example.com/m/fieldtable: the generated code imports github.com/ccvet/ccvet/compho, which module example.com/m does not resolve: nothing written for this package; run\n" +
+		"\tgo get github.com/ccvet/ccvet@latest\n" +
+		"in " + dir + " (the directory of its go.mod)\n"
+	if stderr.String() != want || stdout.String() != "" {
+		t.Errorf("stdout %q, stderr\n%s\nwant stderr\n%s", stdout.String(), stderr.String(), want)
+	}
+	if _, err := os.Stat(gen); !os.IsNotExist(err) {
+		t.Fatalf("%s written (%v)", gen, err)
+	}
+
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("get", "github.com/ccvet/ccvet@v0.0.0")
+	stdout.Reset()
+	stderr.Reset()
+	if got := makeho.Main([]string{"./..."}, &stdout, &stderr); got != makeho.ExitOK {
+		t.Errorf("after go get: exit %d, want 0; stdout %q, stderr %q", got, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(gen); err != nil {
+		t.Fatal(err)
+	}
+	run("vet", "./...")
+}
