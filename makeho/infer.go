@@ -23,8 +23,9 @@ import (
 //     sends on: table[q] <- m, or for _, ch := range table { ch <- m };
 //   - an inbox is a parameter or a field of the process, a channel of
 //     messages (a //sync:msg type, a pointer to one, an interface, or an
-//     envelope with one integer field and one message field), which the
-//     loop receives from: in a plain receive, a select case, or the body
+//     envelope with one integer field and one message field) or a struct
+//     (or pointer to one) whose channels are all such, which the loop
+//     receives from (in.C for a struct): in a plain receive, a select case, or the body
 //     of a //sync:recv method of the process that the loop calls.
 //
 // The directives stay the explicit form and win: a role (peers, inbox)
@@ -150,8 +151,14 @@ func (g *loopGen) inferChans() error {
 					}
 					break
 				}
-				if g.ownTable(n.X) {
-					add(&inboxes, g.chanVar(n.X), n.OpPos, annotations.Inbox)
+				x := ast.Unparen(n.X)
+				if sel, ok := x.(*ast.SelectorExpr); ok {
+					if f := g.fieldOf(sel); f != nil && isChan(f.Type()) && !isChan(g.info.TypeOf(sel.X)) && g.ownTable(sel.X) {
+						x = ast.Unparen(sel.X) // a channel of an inbox struct: p.inbox.Votes
+					}
+				}
+				if g.ownTable(x) {
+					add(&inboxes, g.chanVar(x), n.OpPos, annotations.Inbox)
 				}
 			case *ast.CallExpr:
 				if recvOf == nil && inferInbox {
@@ -250,8 +257,6 @@ func (g *loopGen) candidate(v *types.Var, role annotations.ChanRole) *annotation
 		default:
 			return nil
 		}
-	} else if _, ok := t.Underlying().(*types.Chan); !ok {
-		return nil // an inbox struct of channels is the explicit form's
 	}
 	chans := chansOf(t)
 	if len(chans) == 0 {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -452,6 +453,57 @@ func TestInferredSameAsAnnotated(t *testing.T) {
 	if !bytes.Equal(gens[0], gens[1]) {
 		t.Errorf("inferred and annotated machines differ:\ninferred:\n%s\nannotated:\n%s", gens[0], gens[1])
 	}
+}
+
+// TestCorpusInferred strips //sync:peers and //sync:inbox from the
+// channel-based corpus protocols and checks that make-HO, inferring the
+// peers tables and the inboxes, generates exactly their golden machines.
+func TestCorpusInferred(t *testing.T) {
+	pkgs := []string{"uniformvoting", "paxoslike", "lastvoting", "twophase", "multipaxos"}
+	directive := regexp.MustCompile(`[ \t]*//sync:(peers|inbox)( \w+,\w+)?`)
+	dir := t.TempDir()
+	stripped := 0
+	for _, pkg := range append(pkgs, "transport") {
+		entries, err := os.ReadDir(filepath.Join(corpusDir, "src", pkg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(corpusDir, "src", pkg, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			stripped += len(directive.FindAll(b, -1))
+			writeFile(t, filepath.Join(dir, "src", pkg, e.Name()), directive.ReplaceAll(b, nil))
+		}
+	}
+	if stripped != 10 {
+		t.Errorf("%d directives stripped, want 10", stripped)
+	}
+	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: dir, Env: gopathEnv(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 || len(res.Diagnostics) > 0 {
+		t.Fatalf("errors %v, refusals %v", res.Errors, short(res.Diagnostics))
+	}
+	var got []string
+	for _, f := range res.Files {
+		pkg := filepath.Base(filepath.Dir(f.Path))
+		got = append(got, pkg+"/"+filepath.Base(f.Path))
+		want, err := os.ReadFile(filepath.Join("testdata", "golden", pkg, filepath.Base(f.Path)+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(f.Content, want) {
+			t.Errorf("%s without directives differs from its golden file:\n%s", f.Path, f.Content)
+		}
+	}
+	equalLists(t, "generated files", got, []string{"lastvoting/lastvoting_compho.go", "multipaxos/multipaxos_compho.go", "multipaxos/replicate_compho.go",
+		"paxoslike/paxoslike_compho.go", "twophase/twophase_compho.go", "uniformvoting/uniformvoting_compho.go"})
 }
 
 // TestMainOutCollision checks that -o refuses two packages whose files
