@@ -377,7 +377,7 @@ func TestMainErrors(t *testing.T) {
 // detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
-	pkgs := []string{"leaderonly", "paramtable", "fieldtable"}
+	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod"}
 	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: gen, Env: gopathEnv(gen + string(os.PathListSeparator) + corpusDir)})
 	if err != nil {
 		t.Fatal(err)
