@@ -93,21 +93,35 @@ func (g *loopGen) peerChan(ch ast.Expr) (to ast.Expr, cf *annotations.ChanField)
 	}
 	switch x := e.(type) {
 	case *ast.IndexExpr:
-		if cf := g.chanOf(g.chanVar(x.X)); cf != nil && cf.Role == annotations.Peers {
+		if cf := g.tableOf(x.X); cf != nil && cf.Role == annotations.Peers {
 			return x.Index, cf
 		}
 	case *ast.Ident:
 		if rng := g.peerVars[g.info.Uses[x]]; rng != nil {
-			return nil, g.chanOf(g.chanVar(rng.X))
+			return nil, g.tableOf(rng.X)
 		}
 	}
 	return nil, nil
 }
 
+// tableOf returns the annotation of the table or channel e names, or the
+// role inferred for it if e is the process's own (another process's table
+// is not inferred).
+func (g *loopGen) tableOf(e ast.Expr) *annotations.ChanField {
+	v := g.chanVar(e)
+	if cf := g.u.ann.ChanOf(v); cf != nil {
+		return cf
+	}
+	if cf := g.inferred[v]; cf != nil && g.ownTable(e) {
+		return cf
+	}
+	return nil
+}
+
 // peerTable returns the peers table (annotated or inferred) a range
 // statement ranges over, if any.
 func (g *loopGen) peerTable(rng *ast.RangeStmt) *annotations.ChanField {
-	if cf := g.chanOf(g.chanVar(rng.X)); cf != nil && cf.Role == annotations.Peers {
+	if cf := g.tableOf(rng.X); cf != nil && cf.Role == annotations.Peers {
 		return cf
 	}
 	return nil
@@ -118,7 +132,7 @@ func (g *loopGen) peerTable(rng *ast.RangeStmt) *annotations.ChanField {
 // p.in, p.inbox.F for an inbox struct, or a parameter in.
 func (g *loopGen) inboxChan(ch ast.Expr) *annotations.ChanField {
 	if id, ok := ast.Unparen(ch).(*ast.Ident); ok {
-		if cf := g.chanOf(g.chanVar(id)); cf != nil && cf.Role == annotations.Inbox {
+		if cf := g.tableOf(id); cf != nil && cf.Role == annotations.Inbox {
 			return cf
 		}
 		return nil
@@ -682,8 +696,28 @@ func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error
 // chanReception rewrites the reception loop around the receive u from the
 // inbox, whose enclosing nodes are path (see the comment at the top).
 func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
-	notLoop := refuse(u.Pos(), "not supported yet: a receive from the inbox that is not a reception loop (label: for COND { select { case m := <-inbox: ...; case <-timer: break label } })")
+	notLoop := refuse(u.Pos(), "not supported yet: a receive from the inbox that is not a reception loop (label: for COND { select { case m := <-inbox: ...; case <-timer: break label } }, or for COND { m := <-inbox; ... })")
 	n := len(path)
+	if n >= 3 {
+		// A plain receive as the first statement of the reception loop:
+		// for COND { m := <-inbox; BODY }. It waits for ever; the
+		// heard-of sets say which messages come.
+		as, ok1 := path[n-1].(*ast.AssignStmt)
+		loop, ok2 := path[n-3].(*ast.ForStmt)
+		if ok1 && ok2 && len(loop.Body.List) > 0 && loop.Body.List[0] == as {
+			if len(as.Lhs) != 1 || len(as.Rhs) != 1 || loop.Init != nil || loop.Post != nil {
+				return notLoop
+			}
+			pre, val, err := g.received(u)
+			if err != nil {
+				return err
+			}
+			g.mailboxHeader(loop)
+			g.insert(as.Pos(), pre)
+			g.cut(u.Pos(), u.End(), val)
+			return nil
+		}
+	}
 	if n < 6 {
 		return notLoop
 	}
@@ -726,31 +760,9 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 			return refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)")
 		}
 	}
-	cf := g.inboxChan(u.X)
-	elem := g.info.TypeOf(u.X).Underlying().(*types.Chan).Elem()
-	qual := g.qualifier()
-	env := g.envName
-	var pre, val string
-	assert := func(t types.Type) string {
-		if it, ok := t.Underlying().(*types.Interface); ok && it.Empty() {
-			return env + ".Msg"
-		}
-		name, okName := g.fresh("msg", "mg"), g.fresh("ok", "isMsg")
-		pre = fmt.Sprintf("%s, %s := %s.Msg.(%s)\nif !%s {\ncontinue // a message of another type: not read from this channel\n}\n", name, okName, env, types.TypeString(t, qual), okName)
-		return name
-	}
-	if cf.From != nil {
-		st := elem.Underlying().(*types.Struct)
-		for i := 0; i < st.NumFields(); i++ {
-			if f := st.Field(i); f != cf.From && f != cf.Msg {
-				return refuse(u.Pos(), "not supported yet: the envelope %s has a field %s besides %s and %s, which the mailbox does not carry",
-					types.TypeString(elem, qual), f.Name(), cf.From.Name(), cf.Msg.Name())
-			}
-		}
-		m := assert(cf.Msg.Type())
-		val = fmt.Sprintf("%s{%s: %s(%s.From), %s: %s}", types.TypeString(elem, qual), cf.From.Name(), types.TypeString(cf.From.Type(), qual), env, cf.Msg.Name(), m)
-	} else {
-		val = assert(elem)
+	pre, val, err := g.received(u)
+	if err != nil {
+		return err
 	}
 	g.mailboxHeader(loop)
 	if len(cancels) > 0 {
@@ -794,6 +806,39 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 		}
 	}
 	return nil
+}
+
+// received returns the statements that read the message of the mailbox
+// entry in place of the receive u from the inbox (a type assertion for a
+// typed channel) and the expression of the value received: the message,
+// or the envelope rebuilt from the entry.
+func (g *loopGen) received(u *ast.UnaryExpr) (pre, val string, err error) {
+	cf := g.inboxChan(u.X)
+	elem := g.info.TypeOf(u.X).Underlying().(*types.Chan).Elem()
+	qual := g.qualifier()
+	env := g.envName
+	assert := func(t types.Type) string {
+		if it, ok := t.Underlying().(*types.Interface); ok && it.Empty() {
+			return env + ".Msg"
+		}
+		name, okName := g.fresh("msg", "mg"), g.fresh("ok", "isMsg")
+		pre = fmt.Sprintf("%s, %s := %s.Msg.(%s)\nif !%s {\ncontinue // a message of another type: not read from this channel\n}\n", name, okName, env, types.TypeString(t, qual), okName)
+		return name
+	}
+	if cf.From != nil {
+		st := elem.Underlying().(*types.Struct)
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f != cf.From && f != cf.Msg {
+				return "", "", refuse(u.Pos(), "not supported yet: the envelope %s has a field %s besides %s and %s, which the mailbox does not carry",
+					types.TypeString(elem, qual), f.Name(), cf.From.Name(), cf.Msg.Name())
+			}
+		}
+		m := assert(cf.Msg.Type())
+		val = fmt.Sprintf("%s{%s: %s(%s.From), %s: %s}", types.TypeString(elem, qual), cf.From.Name(), types.TypeString(cf.From.Type(), qual), env, cf.Msg.Name(), m)
+	} else {
+		val = assert(elem)
+	}
+	return pre, val, nil
 }
 
 // leaves reports whether the only statement of the case c leaves the

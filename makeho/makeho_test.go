@@ -377,7 +377,11 @@ func TestMainErrors(t *testing.T) {
 // detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
-	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod"}
+	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform"}
+	// funcform keeps its tag and its state in local variables, which the
+	// differential test cannot read while the asynchronous code runs;
+	// plainrecv has the same plain reception loops on a process struct.
+	noDifferential := map[string]bool{"funcform": true}
 	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: gen, Env: gopathEnv(gen + string(os.PathListSeparator) + corpusDir)})
 	if err != nil {
 		t.Fatal(err)
@@ -408,6 +412,9 @@ func TestGeneratedSmall(t *testing.T) {
 	goCmd(t, dir, append([]string{"build"}, pkgs...)...)
 	goCmd(t, dir, append([]string{"vet"}, pkgs...)...)
 	for _, pkg := range pkgs {
+		if noDifferential[pkg] {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join("testdata", "gen", "run", pkg+"_run_test.go.txt"))
 		if err != nil {
 			t.Fatal(err)
