@@ -698,25 +698,8 @@ func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error
 func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 	notLoop := refuse(u.Pos(), "not supported yet: a receive from the inbox that is not a reception loop (label: for COND { select { case m := <-inbox: ...; case <-timer: break label } }, or for COND { m := <-inbox; ... })")
 	n := len(path)
-	if n >= 3 {
-		// A plain receive as the first statement of the reception loop:
-		// for COND { m := <-inbox; BODY }. It waits for ever; the
-		// heard-of sets say which messages come.
-		as, ok1 := path[n-1].(*ast.AssignStmt)
-		loop, ok2 := path[n-3].(*ast.ForStmt)
-		if ok1 && ok2 && len(loop.Body.List) > 0 && loop.Body.List[0] == as {
-			if len(as.Lhs) != 1 || len(as.Rhs) != 1 || loop.Init != nil || loop.Post != nil {
-				return notLoop
-			}
-			pre, val, err := g.received(u)
-			if err != nil {
-				return err
-			}
-			g.mailboxHeader(loop)
-			g.insert(as.Pos(), pre)
-			g.cut(u.Pos(), u.End(), val)
-			return nil
-		}
+	if done, err := g.plainReception(u, path, notLoop); done {
+		return err
 	}
 	if n < 6 {
 		return notLoop
@@ -729,36 +712,15 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 		len(loop.Body.List) != 1 || loop.Body.List[0] != sel || loop.Init != nil || loop.Post != nil {
 		return notLoop
 	}
-	var cancels []ast.Expr
 	var labeled *ast.LabeledStmt
 	if n >= 7 {
 		if l, ok := path[n-7].(*ast.LabeledStmt); ok && l.Stmt == loop {
 			labeled = l
 		}
 	}
-	for _, st := range sel.Body.List {
-		c := st.(*ast.CommClause)
-		if c == cc {
-			continue
-		}
-		if c.Comm == nil {
-			return refuse(c.Pos(), "not supported yet: a default case in a reception select (the reception would not wait for its messages)")
-		}
-		es, ok := c.Comm.(*ast.ExprStmt)
-		if !ok {
-			return refuse(c.Pos(), "not supported yet: a case of a reception select that receives into a variable from a channel other than the inbox")
-		}
-		if u2, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
-			r, ok := lastOf(c.Body).(*ast.ReturnStmt)
-			if len(c.Body) != 1 || !ok || len(r.Results) != 0 || g.fn.Type.Results != nil {
-				return refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)")
-			}
-			cancels = append(cancels, g.cancels[u2])
-			continue
-		}
-		if !g.leaves(c, labeled) {
-			return refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)")
-		}
+	cancels, err := g.otherCases(sel, cc, labeled)
+	if err != nil {
+		return err
 	}
 	pre, val, err := g.received(u)
 	if err != nil {
@@ -806,6 +768,66 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 		}
 	}
 	return nil
+}
+
+// plainReception rewrites the reception loop around u if u is a plain
+// receive, the first statement of its loop: for COND { m := <-inbox; BODY
+// }. It waits for ever; the heard-of sets say which messages come. done
+// reports whether u is such a receive (err then says whether the loop
+// could be rewritten).
+func (g *loopGen) plainReception(u *ast.UnaryExpr, path []ast.Node, notLoop error) (done bool, err error) {
+	n := len(path)
+	if n < 3 {
+		return false, nil
+	}
+	as, ok1 := path[n-1].(*ast.AssignStmt)
+	loop, ok2 := path[n-3].(*ast.ForStmt)
+	if !ok1 || !ok2 || len(loop.Body.List) == 0 || loop.Body.List[0] != as {
+		return false, nil
+	}
+	if len(as.Lhs) != 1 || len(as.Rhs) != 1 || loop.Init != nil || loop.Post != nil {
+		return true, notLoop
+	}
+	pre, val, err := g.received(u)
+	if err != nil {
+		return true, err
+	}
+	g.mailboxHeader(loop)
+	g.insert(as.Pos(), pre)
+	g.cut(u.Pos(), u.End(), val)
+	return true, nil
+}
+
+// otherCases checks the cases of the reception select sel other than the
+// inbox's cc: timeouts that leave the loop labeled, and cancellations
+// that return, whose contexts it returns.
+func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *ast.LabeledStmt) ([]ast.Expr, error) {
+	var cancels []ast.Expr
+	for _, st := range sel.Body.List {
+		c := st.(*ast.CommClause)
+		if c == cc {
+			continue
+		}
+		if c.Comm == nil {
+			return nil, refuse(c.Pos(), "not supported yet: a default case in a reception select (the reception would not wait for its messages)")
+		}
+		es, ok := c.Comm.(*ast.ExprStmt)
+		if !ok {
+			return nil, refuse(c.Pos(), "not supported yet: a case of a reception select that receives into a variable from a channel other than the inbox")
+		}
+		if u2, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
+			r, ok := lastOf(c.Body).(*ast.ReturnStmt)
+			if len(c.Body) != 1 || !ok || len(r.Results) != 0 || g.fn.Type.Results != nil {
+				return nil, refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)")
+			}
+			cancels = append(cancels, g.cancels[u2])
+			continue
+		}
+		if !g.leaves(c, labeled) {
+			return nil, refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)")
+		}
+	}
+	return cancels, nil
 }
 
 // received returns the statements that read the message of the mailbox

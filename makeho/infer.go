@@ -87,100 +87,135 @@ func (g *loopGen) annotatedRole(role annotations.ChanRole) bool {
 	return false
 }
 
+// An inference collects the candidates of one loop.
+type inference struct {
+	g                   *loopGen
+	peers, inboxes      bool // the roles inferred: those no field of the package is annotated with
+	peerUses, inboxUses []*chanUse
+	seen                map[*types.Var]bool
+	ranged              map[types.Object]ast.Expr // value variables of ranges, to the range's operand
+}
+
 // inferChans infers the peers tables and inboxes of the loop (see the
 // comment at the top) into g.inferred, or refuses when two candidates of
 // one role carry the same type.
 func (g *loopGen) inferChans() error {
 	g.inferred = make(map[*types.Var]*annotations.ChanField)
-	inferPeers, inferInbox := !g.annotatedRole(annotations.Peers), !g.annotatedRole(annotations.Inbox)
-	if !inferPeers && !inferInbox {
+	in := &inference{g: g, peers: !g.annotatedRole(annotations.Peers), inboxes: !g.annotatedRole(annotations.Inbox),
+		seen: make(map[*types.Var]bool), ranged: make(map[types.Object]ast.Expr)}
+	if !in.peers && !in.inboxes {
 		return nil
 	}
-	var peers, inboxes []*chanUse
-	seen := make(map[*types.Var]bool)
-	add := func(list *[]*chanUse, v *types.Var, at token.Pos, role annotations.ChanRole) {
-		if v == nil || seen[v] || g.u.ann.ChanOf(v) != nil {
-			return
-		}
-		if cf := g.candidate(v, role); cf != nil {
-			seen[v] = true
-			*list = append(*list, &chanUse{v: v, at: at, cf: cf, seq: len(seen)})
-		}
-	}
-	ranged := make(map[types.Object]ast.Expr) // value variables of ranges over tables
-	var visit func(body ast.Node, recvOf *types.Var)
-	visit = func(body ast.Node, recvOf *types.Var) {
-		ast.Inspect(body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.RangeStmt:
-				if id, ok := n.Value.(*ast.Ident); ok && n.Tok == token.DEFINE && recvOf == nil {
-					ranged[g.info.Defs[id]] = n.X
-				}
-			case *ast.SendStmt:
-				if !inferPeers || recvOf != nil {
-					break
-				}
-				ch := ast.Unparen(n.Chan)
-				if sel, ok := ch.(*ast.SelectorExpr); ok {
-					if f := g.fieldOf(sel); f != nil && isChan(f.Type()) {
-						ch = ast.Unparen(sel.X) // a channel of the peer's inbox struct
-					}
-				}
-				switch x := ch.(type) {
-				case *ast.IndexExpr:
-					if g.ownTable(x.X) {
-						add(&peers, g.chanVar(x.X), n.Arrow, annotations.Peers)
-					}
-				case *ast.Ident:
-					if tab := ranged[g.info.Uses[x]]; tab != nil && g.ownTable(tab) {
-						add(&peers, g.chanVar(tab), n.Arrow, annotations.Peers)
-					}
-				}
-			case *ast.UnaryExpr:
-				if n.Op != token.ARROW || !inferInbox {
-					break
-				}
-				if recvOf != nil {
-					// In a //sync:recv method: a field of its receiver.
-					if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok {
-						if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && g.info.Uses[id] == recvOf {
-							add(&inboxes, g.fieldOf(sel), n.OpPos, annotations.Inbox)
-						}
-					}
-					break
-				}
-				x := ast.Unparen(n.X)
-				if sel, ok := x.(*ast.SelectorExpr); ok {
-					if f := g.fieldOf(sel); f != nil && isChan(f.Type()) && !isChan(g.info.TypeOf(sel.X)) && g.ownTable(sel.X) {
-						x = ast.Unparen(sel.X) // a channel of an inbox struct: p.inbox.Votes
-					}
-				}
-				if g.ownTable(x) {
-					add(&inboxes, g.chanVar(x), n.OpPos, annotations.Inbox)
-				}
-			case *ast.CallExpr:
-				if recvOf == nil && inferInbox {
-					if fd, rv := g.recvMethod(n); fd != nil {
-						visit(fd.Body, rv)
-					}
-				}
-			}
-			return true
-		})
-	}
-	visit(g.loop.Body, nil)
-	if err := g.ambiguous(peers, annotations.Peers); err != nil {
+	in.visit(g.loop.Body, nil)
+	if err := g.ambiguous(in.peerUses, annotations.Peers); err != nil {
 		return err
 	}
-	if err := g.ambiguous(inboxes, annotations.Inbox); err != nil {
+	if err := g.ambiguous(in.inboxUses, annotations.Inbox); err != nil {
 		return err
 	}
-	for _, c := range append(peers, inboxes...) {
+	for _, c := range append(in.peerUses, in.inboxUses...) {
 		g.inferred[c.v] = c.cf
 	}
 	return nil
+}
+
+// add records v as a candidate of the role, used at at, if its type fits
+// the role and no directive names it.
+func (in *inference) add(v *types.Var, at token.Pos, role annotations.ChanRole) {
+	g := in.g
+	if v == nil || in.seen[v] || g.u.ann.ChanOf(v) != nil {
+		return
+	}
+	cf := g.candidate(v, role)
+	if cf == nil {
+		return
+	}
+	in.seen[v] = true
+	c := &chanUse{v: v, at: at, cf: cf, seq: len(in.seen)}
+	if role == annotations.Peers {
+		in.peerUses = append(in.peerUses, c)
+	} else {
+		in.inboxUses = append(in.inboxUses, c)
+	}
+}
+
+// visit collects the candidates of body: the loop's body (recvOf nil), or
+// the body of a //sync:recv method of the process, whose receiver is
+// recvOf.
+func (in *inference) visit(body ast.Node, recvOf *types.Var) {
+	g := in.g
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.RangeStmt:
+			if id, ok := n.Value.(*ast.Ident); ok && n.Tok == token.DEFINE && recvOf == nil {
+				in.ranged[g.info.Defs[id]] = n.X
+			}
+		case *ast.SendStmt:
+			if in.peers && recvOf == nil {
+				in.send(n)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && in.inboxes {
+				in.receive(n, recvOf)
+			}
+		case *ast.CallExpr:
+			if recvOf == nil && in.inboxes {
+				if fd, rv := g.recvMethod(n); fd != nil {
+					in.visit(fd.Body, rv)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// send records the table a send of the loop is taken from: table[q] <- m,
+// table[q].C <- m, or ch <- m for the value ch of a range over the table.
+func (in *inference) send(s *ast.SendStmt) {
+	g := in.g
+	ch := ast.Unparen(s.Chan)
+	if sel, ok := ch.(*ast.SelectorExpr); ok {
+		if f := g.fieldOf(sel); f != nil && isChan(f.Type()) {
+			ch = ast.Unparen(sel.X) // a channel of the peer's inbox struct
+		}
+	}
+	switch x := ch.(type) {
+	case *ast.IndexExpr:
+		if g.ownTable(x.X) {
+			in.add(g.chanVar(x.X), s.Arrow, annotations.Peers)
+		}
+	case *ast.Ident:
+		if tab := in.ranged[g.info.Uses[x]]; tab != nil && g.ownTable(tab) {
+			in.add(g.chanVar(tab), s.Arrow, annotations.Peers)
+		}
+	}
+}
+
+// receive records the channel a receive is taken from: a parameter or a
+// field of the process (in, p.in, p.inbox.C) in the loop, a field of the
+// receiver recvOf in a //sync:recv method.
+func (in *inference) receive(u *ast.UnaryExpr, recvOf *types.Var) {
+	g := in.g
+	x := ast.Unparen(u.X)
+	sel, isSel := x.(*ast.SelectorExpr)
+	if recvOf != nil {
+		if isSel {
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && g.info.Uses[id] == recvOf {
+				in.add(g.fieldOf(sel), u.OpPos, annotations.Inbox)
+			}
+		}
+		return
+	}
+	if isSel {
+		if f := g.fieldOf(sel); f != nil && isChan(f.Type()) && !isChan(g.info.TypeOf(sel.X)) && g.ownTable(sel.X) {
+			x = ast.Unparen(sel.X) // a channel of an inbox struct: p.inbox.Votes
+		}
+	}
+	if g.ownTable(x) {
+		in.add(g.chanVar(x), u.OpPos, annotations.Inbox)
+	}
 }
 
 // ownTable reports whether e is a parameter of the function or a field
