@@ -129,8 +129,15 @@ func (g *loopGen) peerTable(rng *ast.RangeStmt) *annotations.ChanField {
 
 // inboxChan returns the inbox (annotated or inferred) of the channel ch
 // if ch is a channel of the inbox of the process whose tag the loop has:
-// p.in, p.inbox.F for an inbox struct, or a parameter in.
+// p.in, p.inbox.F for an inbox struct, a parameter in, or the entry of a
+// table at the process's identity (chans[id], inferred).
 func (g *loopGen) inboxChan(ch ast.Expr) *annotations.ChanField {
+	if ix, ok := ast.Unparen(ch).(*ast.IndexExpr); ok {
+		if g.self != nil && g.chanVar(ix.X) == g.self.table && g.ownTable(ix.X) && g.identity(ix.Index) == g.self.self {
+			return g.self.cf
+		}
+		return nil
+	}
 	if id, ok := ast.Unparen(ch).(*ast.Ident); ok {
 		if cf := g.tableOf(id); cf != nil && cf.Role == annotations.Inbox {
 			return cf
@@ -566,6 +573,9 @@ func (g *loopGen) allChans() []*annotations.ChanField {
 	}
 	for _, cf := range g.inferred {
 		out = append(out, cf)
+	}
+	if g.self != nil {
+		out = append(out, g.self.cf)
 	}
 	return out
 }

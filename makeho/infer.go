@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,10 +39,21 @@ import (
 // A chanUse is a candidate of inference: a parameter or field used as a
 // peers table or an inbox in the loop, and where it was first used.
 type chanUse struct {
-	v   *types.Var
-	at  token.Pos
-	cf  *annotations.ChanField
-	seq int // order of first use
+	v *types.Var
+	// self is the identity of the process for an inbox that is the
+	// entry of a table at it (chans[id], chans[p.id]); nil otherwise.
+	self types.Object
+	at   token.Pos
+	cf   *annotations.ChanField
+	seq  int // order of first use
+}
+
+// A selfInbox is an inbox taken from a table of channels at the process's
+// own identity: <-chans[id] where the loop sends on chans[q].
+type selfInbox struct {
+	table *types.Var
+	self  types.Object // the parameter or field that holds the identity
+	cf    *annotations.ChanField
 }
 
 // chanOf returns the annotation of v, or the role make-HO inferred for it
@@ -92,7 +104,7 @@ type inference struct {
 	g                   *loopGen
 	peers, inboxes      bool // the roles inferred: those no field of the package is annotated with
 	peerUses, inboxUses []*chanUse
-	seen                map[*types.Var]bool
+	seen                map[chanKey]bool
 	ranged              map[types.Object]ast.Expr // value variables of ranges, to the range's operand
 }
 
@@ -102,7 +114,7 @@ type inference struct {
 func (g *loopGen) inferChans() error {
 	g.inferred = make(map[*types.Var]*annotations.ChanField)
 	in := &inference{g: g, peers: !g.annotatedRole(annotations.Peers), inboxes: !g.annotatedRole(annotations.Inbox),
-		seen: make(map[*types.Var]bool), ranged: make(map[types.Object]ast.Expr)}
+		seen: make(map[chanKey]bool), ranged: make(map[types.Object]ast.Expr)}
 	if !in.peers && !in.inboxes {
 		return nil
 	}
@@ -114,24 +126,44 @@ func (g *loopGen) inferChans() error {
 		return err
 	}
 	for _, c := range append(in.peerUses, in.inboxUses...) {
+		if c.self != nil {
+			g.self = &selfInbox{table: c.v, self: c.self, cf: c.cf}
+			continue
+		}
 		g.inferred[c.v] = c.cf
 	}
 	return nil
 }
 
+// A chanKey identifies a candidate: the variable, and the identity it is
+// indexed by for a self inbox.
+type chanKey struct {
+	v    *types.Var
+	self types.Object
+}
+
 // add records v as a candidate of the role, used at at, if its type fits
 // the role and no directive names it.
-func (in *inference) add(v *types.Var, at token.Pos, role annotations.ChanRole) {
+func (in *inference) add(v *types.Var, self types.Object, at token.Pos, role annotations.ChanRole) {
 	g := in.g
-	if v == nil || in.seen[v] || g.u.ann.ChanOf(v) != nil {
+	key := chanKey{v, self}
+	if v == nil || in.seen[key] || self == nil && g.u.ann.ChanOf(v) != nil {
 		return
 	}
-	cf := g.candidate(v, role)
+	var cf *annotations.ChanField
+	if self != nil {
+		cf = g.candidate(v, annotations.Peers) // a table, of channels the process receives from
+		if cf != nil {
+			cf = g.candidateChans(v, elemOf(v.Type()), annotations.Inbox)
+		}
+	} else {
+		cf = g.candidate(v, role)
+	}
 	if cf == nil {
 		return
 	}
-	in.seen[v] = true
-	c := &chanUse{v: v, at: at, cf: cf, seq: len(in.seen)}
+	in.seen[key] = true
+	c := &chanUse{v: v, self: self, at: at, cf: cf, seq: len(in.seen)}
 	if role == annotations.Peers {
 		in.peerUses = append(in.peerUses, c)
 	} else {
@@ -184,11 +216,11 @@ func (in *inference) send(s *ast.SendStmt) {
 	switch x := ch.(type) {
 	case *ast.IndexExpr:
 		if g.ownTable(x.X) {
-			in.add(g.chanVar(x.X), s.Arrow, annotations.Peers)
+			in.add(g.chanVar(x.X), nil, s.Arrow, annotations.Peers)
 		}
 	case *ast.Ident:
 		if tab := in.ranged[g.info.Uses[x]]; tab != nil && g.ownTable(tab) {
-			in.add(g.chanVar(tab), s.Arrow, annotations.Peers)
+			in.add(g.chanVar(tab), nil, s.Arrow, annotations.Peers)
 		}
 	}
 }
@@ -203,7 +235,7 @@ func (in *inference) receive(u *ast.UnaryExpr, recvOf *types.Var) {
 	if recvOf != nil {
 		if isSel {
 			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && g.info.Uses[id] == recvOf {
-				in.add(g.fieldOf(sel), u.OpPos, annotations.Inbox)
+				in.add(g.fieldOf(sel), nil, u.OpPos, annotations.Inbox)
 			}
 		}
 		return
@@ -213,9 +245,76 @@ func (in *inference) receive(u *ast.UnaryExpr, recvOf *types.Var) {
 			x = ast.Unparen(sel.X) // a channel of an inbox struct: p.inbox.Votes
 		}
 	}
-	if g.ownTable(x) {
-		in.add(g.chanVar(x), u.OpPos, annotations.Inbox)
+	if ix, ok := x.(*ast.IndexExpr); ok && g.ownTable(ix.X) {
+		if self := g.identity(ix.Index); self != nil {
+			in.add(g.chanVar(ix.X), self, u.OpPos, annotations.Inbox)
+		}
+		return
 	}
+	if g.ownTable(x) {
+		in.add(g.chanVar(x), nil, u.OpPos, annotations.Inbox)
+	}
+}
+
+// identity returns the variable e names if e can be the identity of the
+// process: a parameter of the function that the function never assigns,
+// or a field of the process that the loop never assigns.
+func (g *loopGen) identity(e ast.Expr) types.Object {
+	var v *types.Var
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if v = g.localVar(x); v == nil || !g.isParam(v) {
+			return nil
+		}
+		if g.assigns(g.fn.Body, func(l ast.Expr) bool { id, ok := ast.Unparen(l).(*ast.Ident); return ok && g.info.ObjectOf(id) == v }) {
+			return nil
+		}
+	case *ast.SelectorExpr:
+		id, ok := ast.Unparen(x.X).(*ast.Ident)
+		if v = g.fieldOf(x); v == nil || !ok || !g.isProcess(id) {
+			return nil
+		}
+		if g.assigns(g.loop.Body, func(l ast.Expr) bool { sel, ok := ast.Unparen(l).(*ast.SelectorExpr); return ok && g.fieldOf(sel) == v }) {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return nil
+	}
+	return v
+}
+
+// assigns reports whether some assignment or increment in body writes an
+// expression that is.
+func (g *loopGen) assigns(body ast.Node, is func(ast.Expr) bool) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			found = found || slices.ContainsFunc(n.Lhs, is)
+		case *ast.IncDecStmt:
+			found = found || is(n.X)
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.AND && is(n.X) // its address may be written through
+		}
+		return !found
+	})
+	return found
+}
+
+// elemOf returns the element type of a slice, array or map type.
+func elemOf(t types.Type) types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return u.Elem()
+	case *types.Array:
+		return u.Elem()
+	case *types.Map:
+		return u.Elem()
+	}
+	return nil
 }
 
 // ownTable reports whether e is a parameter of the function or a field
@@ -293,6 +392,14 @@ func (g *loopGen) candidate(v *types.Var, role annotations.ChanRole) *annotation
 			return nil
 		}
 	}
+	return g.candidateChans(v, t, role)
+}
+
+// candidateChans returns the ChanField v would have with the role when
+// the channels are those of t (v's type, or its element type for a
+// table), if the process can use them in that role and they carry
+// messages.
+func (g *loopGen) candidateChans(v *types.Var, t types.Type, role annotations.ChanRole) *annotations.ChanField {
 	chans := chansOf(t)
 	if len(chans) == 0 {
 		return nil
@@ -390,7 +497,10 @@ func (g *loopGen) ambiguous(cands []*chanUse, role annotations.ChanRole) error {
 		}
 		hint := ""
 		for _, c := range same {
-			if !c.v.IsField() {
+			switch {
+			case c.self != nil:
+				hint = " (an entry of a table cannot carry the directive: keep the process's own channel in a field of the process)"
+			case !c.v.IsField() && hint == "":
 				hint = " (a parameter cannot carry the directive: keep it in a field of the process)"
 			}
 		}
@@ -420,7 +530,11 @@ func (g *loopGen) describe(c *chanUse) string {
 	if c.v.IsField() {
 		kind = "field"
 	}
-	return fmt.Sprintf("%s %s (declared at %s, used at %s)", kind, c.v.Name(), posString(g.fset, c.v.Pos()), posString(g.fset, c.at))
+	name := c.v.Name()
+	if c.self != nil {
+		name += "[" + c.self.Name() + "]"
+	}
+	return fmt.Sprintf("%s %s (declared at %s, used at %s)", kind, name, posString(g.fset, c.v.Pos()), posString(g.fset, c.at))
 }
 
 // posString renders a position as file.go:line:col.

@@ -51,6 +51,7 @@ type loopGen struct {
 
 	// Channels (version 2 of the language: //sync:peers, //sync:inbox).
 	inferred  map[*types.Var]*annotations.ChanField // peers tables and inboxes inferred for the loop (infer.go)
+	self      *selfInbox                            // an inbox inferred as the entry of a table at the process's identity
 	peerVars  map[types.Object]*ast.RangeStmt       // the value variables of ranges over a peer table
 	timers    map[types.Object]bool                 // the variables that only time out receptions
 	cancels   map[*ast.UnaryExpr]ast.Expr           // <-ctx.Done() cases of receptions, to their context

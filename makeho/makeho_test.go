@@ -40,8 +40,9 @@ var refused []string
 // aborts are the abort cases of the paper and the refusals, on the
 // packages of testdata/src.
 var aborts = []string{
-	"ambiguous.go:40:17: cannot tell which is the process's peers table: the loop sends on field peers (declared at ambiguous.go:21:2, used at ambiguous.go:38:16) and parameter replicas (declared at ambiguous.go:29:26, used at ambiguous.go:40:17), which both carry Msg; mark the peers table with //sync:peers on its struct field (a parameter cannot carry the directive: keep it in a field of the process)",
-	"ambiguous.go:85:14: cannot tell which is the process's inbox: the loop receives from field in (declared at ambiguous.go:19:2, used at ambiguous.go:80:14) and field backup (declared at ambiguous.go:20:2, used at ambiguous.go:85:14), which both carry Msg; mark the inbox with //sync:inbox on its struct field",
+	"ambiguous.go:41:17: cannot tell which is the process's peers table: the loop sends on field peers (declared at ambiguous.go:22:2, used at ambiguous.go:39:16) and parameter replicas (declared at ambiguous.go:30:26, used at ambiguous.go:41:17), which both carry Msg; mark the peers table with //sync:peers on its struct field (a parameter cannot carry the directive: keep it in a field of the process)",
+	"ambiguous.go:86:14: cannot tell which is the process's inbox: the loop receives from field in (declared at ambiguous.go:20:2, used at ambiguous.go:81:14) and field backup (declared at ambiguous.go:21:2, used at ambiguous.go:86:14), which both carry Msg; mark the inbox with //sync:inbox on its struct field",
+	"ambiguous.go:123:14: cannot tell which is the process's inbox: the loop receives from parameter chans[me] (declared at ambiguous.go:103:27, used at ambiguous.go:118:14) and parameter chans[other] (declared at ambiguous.go:103:27, used at ambiguous.go:123:14), which both carry Msg; mark the inbox with //sync:inbox on its struct field (an entry of a table cannot carry the directive: keep the process's own channel in a field of the process)",
 	"channel.go:36:3: not supported yet: a range over a channel in a tagged loop (make-HO translates receives from the //sync:inbox in a select with timeouts)",
 	"chans.go:42:11: not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process)",
 	"chans.go:78:4: not supported yet: a select that neither receives from the process's inbox nor sends to a peers table",
@@ -377,7 +378,7 @@ func TestMainErrors(t *testing.T) {
 // detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
-	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform"}
+	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform", "selfindex"}
 	// funcform keeps its tag and its state in local variables, which the
 	// differential test cannot read while the asynchronous code runs;
 	// plainrecv has the same plain reception loops on a process struct.
