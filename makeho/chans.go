@@ -201,11 +201,11 @@ func (g *loopGen) checkChannels() error {
 			}
 		case *ast.SendStmt:
 			if g.commKind(n) != annotations.Send {
-				err = refuse(n.Arrow, "not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process)")
+				err = g.notPeers(n.Arrow)
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW && g.commKind(n) != annotations.Recv && !timeouts[n] {
-				err = refuse(n.OpPos, "not supported yet: a receive from a channel that is neither the process's inbox (a //sync:inbox field, or a channel of messages that is a parameter or field of the process) nor the timeout of a reception (make-HO needs to know which receives fill the mailbox)")
+				err = refuse(n.OpPos, "not supported yet: a receive from a channel that is neither the process's inbox (a //sync:inbox field, or a channel of messages that is a parameter or field of the process) nor the timeout of a reception (make-HO needs to know which receives fill the mailbox)%s", g.notInferred(annotations.Inbox))
 			}
 		case *ast.SelectStmt:
 			err = g.checkSelect(n, timeouts)
@@ -221,6 +221,25 @@ func (g *loopGen) checkChannels() error {
 		}
 	}
 	return nil
+}
+
+// notPeers refuses a send at pos on a channel that is in no peers table.
+func (g *loopGen) notPeers(pos token.Pos) *refusal {
+	return refuse(pos, "not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process)%s",
+		g.notInferred(annotations.Peers))
+}
+
+// notInferred says, for a refusal, that make-HO inferred nothing of the
+// role because the package annotates it.
+func (g *loopGen) notInferred(role annotations.ChanRole) string {
+	if !g.annotatedRole(role) {
+		return ""
+	}
+	what := "peers tables"
+	if role == annotations.Inbox {
+		what = "inboxes"
+	}
+	return fmt.Sprintf("; the package marks its %s with %s, so make-HO infers none", what, role)
 }
 
 // checkHiddenComm refuses a call in the loop of a function of the package
@@ -637,7 +656,7 @@ func (g *loopGen) message(v ast.Expr, cf *annotations.ChanField) (ast.Expr, erro
 func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
 	to, cf := g.peerChan(s.Chan)
 	if cf == nil {
-		return refuse(s.Arrow, "not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process)")
+		return g.notPeers(s.Arrow)
 	}
 	if to == nil {
 		return refuse(s.Pos(), "not supported yet: a send to an entry of a peer table, in a range over it, that is not the range's only statement")
