@@ -87,48 +87,68 @@ func isChan(t types.Type) bool {
 func (g *loopGen) peerChan(ch ast.Expr) (to ast.Expr, cf *annotations.ChanField) {
 	e := ast.Unparen(ch)
 	if sel, ok := e.(*ast.SelectorExpr); ok {
-		if f := g.fieldOf(sel); f != nil && g.u.ann.ChanOf(f) == nil && isChan(f.Type()) {
+		if f := g.fieldOf(sel); f != nil && g.chanOf(f) == nil && isChan(f.Type()) {
 			e = ast.Unparen(sel.X) // a channel of the peer's inbox struct
 		}
 	}
 	switch x := e.(type) {
 	case *ast.IndexExpr:
-		if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok {
-			if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil && cf.Role == annotations.Peers {
-				return x.Index, cf
-			}
+		if cf := g.tableOf(x.X); cf != nil && cf.Role == annotations.Peers {
+			return x.Index, cf
 		}
 	case *ast.Ident:
 		if rng := g.peerVars[g.info.Uses[x]]; rng != nil {
-			sel := ast.Unparen(rng.X).(*ast.SelectorExpr)
-			return nil, g.u.ann.ChanOf(g.fieldOf(sel))
+			return nil, g.tableOf(rng.X)
 		}
 	}
 	return nil, nil
 }
 
-// peerTable returns the //sync:peers annotation of the table a range
-// statement ranges over, if any.
-func (g *loopGen) peerTable(rng *ast.RangeStmt) *annotations.ChanField {
-	sel, ok := ast.Unparen(rng.X).(*ast.SelectorExpr)
-	if !ok {
-		return nil
+// tableOf returns the annotation of the table or channel e names, or the
+// role inferred for it if e is the process's own (another process's table
+// is not inferred).
+func (g *loopGen) tableOf(e ast.Expr) *annotations.ChanField {
+	v := g.chanVar(e)
+	if cf := g.u.ann.ChanOf(v); cf != nil {
+		return cf
 	}
-	if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil && cf.Role == annotations.Peers {
+	if cf := g.inferred[v]; cf != nil && g.ownTable(e) {
 		return cf
 	}
 	return nil
 }
 
-// inboxChan returns the //sync:inbox annotation of the channel ch if ch
-// is a channel of the inbox of the process whose tag the loop has: p.in,
-// or p.inbox.F for an inbox struct.
+// peerTable returns the peers table (annotated or inferred) a range
+// statement ranges over, if any.
+func (g *loopGen) peerTable(rng *ast.RangeStmt) *annotations.ChanField {
+	if cf := g.tableOf(rng.X); cf != nil && cf.Role == annotations.Peers {
+		return cf
+	}
+	return nil
+}
+
+// inboxChan returns the inbox (annotated or inferred) of the channel ch
+// if ch is a channel of the inbox of the process whose tag the loop has:
+// p.in, p.inbox.F for an inbox struct, a parameter in, or the entry of a
+// table at the process's identity (chans[id], inferred).
 func (g *loopGen) inboxChan(ch ast.Expr) *annotations.ChanField {
+	if ix, ok := ast.Unparen(ch).(*ast.IndexExpr); ok {
+		if g.self != nil && g.chanVar(ix.X) == g.self.table && g.ownTable(ix.X) && g.identity(ix.Index) == g.self.self {
+			return g.self.cf
+		}
+		return nil
+	}
+	if id, ok := ast.Unparen(ch).(*ast.Ident); ok {
+		if cf := g.tableOf(id); cf != nil && cf.Role == annotations.Inbox {
+			return cf
+		}
+		return nil
+	}
 	sel, ok := ast.Unparen(ch).(*ast.SelectorExpr)
 	if !ok || !isChan(g.info.TypeOf(sel)) {
 		return nil
 	}
-	if cf := g.u.ann.ChanOf(g.fieldOf(sel)); cf != nil {
+	if cf := g.chanOf(g.fieldOf(sel)); cf != nil {
 		if cf.Role == annotations.Inbox && g.ownChannel(sel) {
 			return cf
 		}
@@ -138,19 +158,19 @@ func (g *loopGen) inboxChan(ch ast.Expr) *annotations.ChanField {
 	if !ok || g.fieldOf(sel) == nil {
 		return nil
 	}
-	if cf := g.u.ann.ChanOf(g.fieldOf(inner)); cf != nil && cf.Role == annotations.Inbox && g.ownChannel(inner) {
+	if cf := g.chanOf(g.fieldOf(inner)); cf != nil && cf.Role == annotations.Inbox && g.ownChannel(inner) {
 		return cf
 	}
 	return nil
 }
 
 // ownChannel reports whether the field selection sel is made on the
-// variable the loop's tag starts from (p.in for the tag p.phase,p.step,
-// embedded fields included): the inbox of another process (p.next.in) is
-// not this process's mailbox.
+// process (see isProcess: p.in for the tag p.phase,p.step, embedded fields
+// included): the inbox of another process (p.next.in) is not this
+// process's mailbox.
 func (g *loopGen) ownChannel(sel *ast.SelectorExpr) bool {
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	return ok && g.info.Uses[id] == g.phase.Root
+	return ok && g.isProcess(id)
 }
 
 // checkChannels refuses channel operations make-HO cannot place: sends on
@@ -181,11 +201,11 @@ func (g *loopGen) checkChannels() error {
 			}
 		case *ast.SendStmt:
 			if g.commKind(n) != annotations.Send {
-				err = refuse(n.Arrow, "not supported yet: a send on a channel that is not taken from a //sync:peers table (make-HO must know which process receives it)")
+				err = g.notPeers(n.Arrow)
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW && g.commKind(n) != annotations.Recv && !timeouts[n] {
-				err = refuse(n.OpPos, "not supported yet: a receive from a channel that is neither the process's //sync:inbox nor the timeout of a reception (make-HO needs to know which receives fill the mailbox)")
+				err = refuse(n.OpPos, "not supported yet: a receive from a channel that is neither the process's inbox (a //sync:inbox field, or a channel of messages that is a parameter or field of the process) nor the timeout of a reception (make-HO needs to know which receives fill the mailbox)%s", g.notInferred(annotations.Inbox))
 			}
 		case *ast.SelectStmt:
 			err = g.checkSelect(n, timeouts)
@@ -201,6 +221,25 @@ func (g *loopGen) checkChannels() error {
 		}
 	}
 	return nil
+}
+
+// notPeers refuses a send at pos on a channel that is in no peers table.
+func (g *loopGen) notPeers(pos token.Pos) *refusal {
+	return refuse(pos, "not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process)%s",
+		g.notInferred(annotations.Peers))
+}
+
+// notInferred says, for a refusal, that make-HO inferred nothing of the
+// role because the package annotates it.
+func (g *loopGen) notInferred(role annotations.ChanRole) string {
+	if !g.annotatedRole(role) {
+		return ""
+	}
+	what := "peers tables"
+	if role == annotations.Inbox {
+		what = "inboxes"
+	}
+	return fmt.Sprintf("; the package marks its %s with %s, so make-HO infers none", what, role)
 }
 
 // checkHiddenComm refuses a call in the loop of a function of the package
@@ -339,7 +378,7 @@ func (g *loopGen) checkSelect(s *ast.SelectStmt, timeouts map[*ast.UnaryExpr]boo
 		}
 		return nil
 	case recvs == 0 && sends == 0:
-		return refuse(s.Pos(), "not supported yet: a select that neither receives from the process's //sync:inbox nor sends to a //sync:peers table")
+		return refuse(s.Pos(), "not supported yet: a select that neither receives from the process's inbox nor sends to a peers table")
 	}
 	return refuse(s.Pos(), "not supported yet: a select with %d receives from the inbox and %d sends (make-HO handles one reception with timeouts, or one send with an empty default)", recvs, sends)
 }
@@ -545,15 +584,30 @@ func (g *loopGen) hasPeerSend(n ast.Node) bool {
 	return found
 }
 
-// carried reports whether some //sync:inbox channel of the package
-// carries values of the element type of the channel ch: a send on a peer
+// allChans returns the annotated and the inferred channel fields.
+func (g *loopGen) allChans() []*annotations.ChanField {
+	var out []*annotations.ChanField
+	for _, cf := range g.u.ann.Chans {
+		out = append(out, cf)
+	}
+	for _, cf := range g.inferred {
+		out = append(out, cf)
+	}
+	if g.self != nil {
+		out = append(out, g.self.cf)
+	}
+	return out
+}
+
+// carried reports whether some inbox (a //sync:inbox channel of the
+// package, or one inferred for the loop) carries values of the element type of the channel ch: a send on a peer
 // table reaches an inbox only if one has its type.
 func (g *loopGen) carried(ch ast.Expr) bool {
 	c, ok := g.info.TypeOf(ch).Underlying().(*types.Chan)
 	if !ok {
 		return false
 	}
-	for _, cf := range g.u.ann.Chans {
+	for _, cf := range g.allChans() {
 		if cf.Role != annotations.Inbox {
 			continue
 		}
@@ -602,13 +656,13 @@ func (g *loopGen) message(v ast.Expr, cf *annotations.ChanField) (ast.Expr, erro
 func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
 	to, cf := g.peerChan(s.Chan)
 	if cf == nil {
-		return refuse(s.Arrow, "not supported yet: a send on a channel that is not taken from a //sync:peers table (make-HO must know which process receives it)")
+		return g.notPeers(s.Arrow)
 	}
 	if to == nil {
 		return refuse(s.Pos(), "not supported yet: a send to an entry of a peer table, in a range over it, that is not the range's only statement")
 	}
 	if !g.carried(s.Chan) {
-		return refuse(s.Arrow, "not supported yet: a send on a channel of %s, which no //sync:inbox channel of the package carries (make-HO delivers it to the receiver's inbox)", types.TypeString(g.info.TypeOf(s.Chan), g.qualifier()))
+		return refuse(s.Arrow, "not supported yet: a send on a channel of %s, which no inbox carries (make-HO delivers it to the receiver's inbox: a //sync:inbox field, or a channel of that type the loop receives from)", types.TypeString(g.info.TypeOf(s.Chan), g.qualifier()))
 	}
 	msg, err := g.message(s.Value, cf)
 	if err != nil {
@@ -646,7 +700,7 @@ func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error
 		return bad
 	}
 	if !g.carried(send.Chan) {
-		return refuse(send.Arrow, "not supported yet: a send on a channel of %s, which no //sync:inbox channel of the package carries (make-HO delivers it to the receiver's inbox)", types.TypeString(g.info.TypeOf(send.Chan), g.qualifier()))
+		return refuse(send.Arrow, "not supported yet: a send on a channel of %s, which no inbox carries (make-HO delivers it to the receiver's inbox: a //sync:inbox field, or a channel of that type the loop receives from)", types.TypeString(g.info.TypeOf(send.Chan), g.qualifier()))
 	}
 	q := g.info.Defs[rng.Value.(*ast.Ident)]
 	msg, err := g.message(send.Value, cf)
@@ -671,8 +725,11 @@ func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error
 // chanReception rewrites the reception loop around the receive u from the
 // inbox, whose enclosing nodes are path (see the comment at the top).
 func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
-	notLoop := refuse(u.Pos(), "not supported yet: a receive from the inbox that is not a reception loop (label: for COND { select { case m := <-inbox: ...; case <-timer: break label } })")
+	notLoop := refuse(u.Pos(), "not supported yet: a receive from the inbox that is not a reception loop (label: for COND { select { case m := <-inbox: ...; case <-timer: break label } }, or for COND { m := <-inbox; ... })")
 	n := len(path)
+	if done, err := g.plainReception(u, path, notLoop); done {
+		return err
+	}
 	if n < 6 {
 		return notLoop
 	}
@@ -684,62 +741,19 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 		len(loop.Body.List) != 1 || loop.Body.List[0] != sel || loop.Init != nil || loop.Post != nil {
 		return notLoop
 	}
-	var cancels []ast.Expr
 	var labeled *ast.LabeledStmt
 	if n >= 7 {
 		if l, ok := path[n-7].(*ast.LabeledStmt); ok && l.Stmt == loop {
 			labeled = l
 		}
 	}
-	for _, st := range sel.Body.List {
-		c := st.(*ast.CommClause)
-		if c == cc {
-			continue
-		}
-		if c.Comm == nil {
-			return refuse(c.Pos(), "not supported yet: a default case in a reception select (the reception would not wait for its messages)")
-		}
-		es, ok := c.Comm.(*ast.ExprStmt)
-		if !ok {
-			return refuse(c.Pos(), "not supported yet: a case of a reception select that receives into a variable from a channel other than the inbox")
-		}
-		if u2, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
-			r, ok := lastOf(c.Body).(*ast.ReturnStmt)
-			if len(c.Body) != 1 || !ok || len(r.Results) != 0 || g.fn.Type.Results != nil {
-				return refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)")
-			}
-			cancels = append(cancels, g.cancels[u2])
-			continue
-		}
-		if !g.leaves(c, labeled) {
-			return refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)")
-		}
+	cancels, err := g.otherCases(sel, cc, labeled)
+	if err != nil {
+		return err
 	}
-	cf := g.inboxChan(u.X)
-	elem := g.info.TypeOf(u.X).Underlying().(*types.Chan).Elem()
-	qual := g.qualifier()
-	env := g.envName
-	var pre, val string
-	assert := func(t types.Type) string {
-		if it, ok := t.Underlying().(*types.Interface); ok && it.Empty() {
-			return env + ".Msg"
-		}
-		name, okName := g.fresh("msg", "mg"), g.fresh("ok", "isMsg")
-		pre = fmt.Sprintf("%s, %s := %s.Msg.(%s)\nif !%s {\ncontinue // a message of another type: not read from this channel\n}\n", name, okName, env, types.TypeString(t, qual), okName)
-		return name
-	}
-	if cf.From != nil {
-		st := elem.Underlying().(*types.Struct)
-		for i := 0; i < st.NumFields(); i++ {
-			if f := st.Field(i); f != cf.From && f != cf.Msg {
-				return refuse(u.Pos(), "not supported yet: the envelope %s has a field %s besides %s and %s, which the mailbox does not carry",
-					types.TypeString(elem, qual), f.Name(), cf.From.Name(), cf.Msg.Name())
-			}
-		}
-		m := assert(cf.Msg.Type())
-		val = fmt.Sprintf("%s{%s: %s(%s.From), %s: %s}", types.TypeString(elem, qual), cf.From.Name(), types.TypeString(cf.From.Type(), qual), env, cf.Msg.Name(), m)
-	} else {
-		val = assert(elem)
+	pre, val, err := g.received(u)
+	if err != nil {
+		return err
 	}
 	g.mailboxHeader(loop)
 	if len(cancels) > 0 {
@@ -783,6 +797,99 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 		}
 	}
 	return nil
+}
+
+// plainReception rewrites the reception loop around u if u is a plain
+// receive, the first statement of its loop: for COND { m := <-inbox; BODY
+// }. It waits for ever; the heard-of sets say which messages come. done
+// reports whether u is such a receive (err then says whether the loop
+// could be rewritten).
+func (g *loopGen) plainReception(u *ast.UnaryExpr, path []ast.Node, notLoop error) (done bool, err error) {
+	n := len(path)
+	if n < 3 {
+		return false, nil
+	}
+	as, ok1 := path[n-1].(*ast.AssignStmt)
+	loop, ok2 := path[n-3].(*ast.ForStmt)
+	if !ok1 || !ok2 || len(loop.Body.List) == 0 || loop.Body.List[0] != as {
+		return false, nil
+	}
+	if len(as.Lhs) != 1 || len(as.Rhs) != 1 || loop.Init != nil || loop.Post != nil {
+		return true, notLoop
+	}
+	pre, val, err := g.received(u)
+	if err != nil {
+		return true, err
+	}
+	g.mailboxHeader(loop)
+	g.insert(as.Pos(), pre)
+	g.cut(u.Pos(), u.End(), val)
+	return true, nil
+}
+
+// otherCases checks the cases of the reception select sel other than the
+// inbox's cc: timeouts that leave the loop labeled, and cancellations
+// that return, whose contexts it returns.
+func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *ast.LabeledStmt) ([]ast.Expr, error) {
+	var cancels []ast.Expr
+	for _, st := range sel.Body.List {
+		c := st.(*ast.CommClause)
+		if c == cc {
+			continue
+		}
+		if c.Comm == nil {
+			return nil, refuse(c.Pos(), "not supported yet: a default case in a reception select (the reception would not wait for its messages)")
+		}
+		es, ok := c.Comm.(*ast.ExprStmt)
+		if !ok {
+			return nil, refuse(c.Pos(), "not supported yet: a case of a reception select that receives into a variable from a channel other than the inbox")
+		}
+		if u2, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
+			r, ok := lastOf(c.Body).(*ast.ReturnStmt)
+			if len(c.Body) != 1 || !ok || len(r.Results) != 0 || g.fn.Type.Results != nil {
+				return nil, refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)")
+			}
+			cancels = append(cancels, g.cancels[u2])
+			continue
+		}
+		if !g.leaves(c, labeled) {
+			return nil, refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)")
+		}
+	}
+	return cancels, nil
+}
+
+// received returns the statements that read the message of the mailbox
+// entry in place of the receive u from the inbox (a type assertion for a
+// typed channel) and the expression of the value received: the message,
+// or the envelope rebuilt from the entry.
+func (g *loopGen) received(u *ast.UnaryExpr) (pre, val string, err error) {
+	cf := g.inboxChan(u.X)
+	elem := g.info.TypeOf(u.X).Underlying().(*types.Chan).Elem()
+	qual := g.qualifier()
+	env := g.envName
+	assert := func(t types.Type) string {
+		if it, ok := t.Underlying().(*types.Interface); ok && it.Empty() {
+			return env + ".Msg"
+		}
+		name, okName := g.fresh("msg", "mg"), g.fresh("ok", "isMsg")
+		pre = fmt.Sprintf("%s, %s := %s.Msg.(%s)\nif !%s {\ncontinue // a message of another type: not read from this channel\n}\n", name, okName, env, types.TypeString(t, qual), okName)
+		return name
+	}
+	if cf.From != nil {
+		st := elem.Underlying().(*types.Struct)
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f != cf.From && f != cf.Msg {
+				return "", "", refuse(u.Pos(), "not supported yet: the envelope %s has a field %s besides %s and %s, which the mailbox does not carry",
+					types.TypeString(elem, qual), f.Name(), cf.From.Name(), cf.Msg.Name())
+			}
+		}
+		m := assert(cf.Msg.Type())
+		val = fmt.Sprintf("%s{%s: %s(%s.From), %s: %s}", types.TypeString(elem, qual), cf.From.Name(), types.TypeString(cf.From.Type(), qual), env, cf.Msg.Name(), m)
+	} else {
+		val = assert(elem)
+	}
+	return pre, val, nil
 }
 
 // leaves reports whether the only statement of the case c leaves the

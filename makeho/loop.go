@@ -50,11 +50,13 @@ type loopGen struct {
 	removed   []span          // deleted code: its identifiers do not count
 
 	// Channels (version 2 of the language: //sync:peers, //sync:inbox).
-	peerVars  map[types.Object]*ast.RangeStmt // the value variables of ranges over a peer table
-	timers    map[types.Object]bool           // the variables that only time out receptions
-	cancels   map[*ast.UnaryExpr]ast.Expr     // <-ctx.Done() cases of receptions, to their context
-	preDefers []*ast.DeferStmt                // the deferred timer stops before the loop
-	usedNames map[string]bool                 // names taken in the function, for fresh ones
+	inferred  map[*types.Var]*annotations.ChanField // peers tables and inboxes inferred for the loop (infer.go)
+	self      *selfInbox                            // an inbox inferred as the entry of a table at the process's identity
+	peerVars  map[types.Object]*ast.RangeStmt       // the value variables of ranges over a peer table
+	timers    map[types.Object]bool                 // the variables that only time out receptions
+	cancels   map[*ast.UnaryExpr]ast.Expr           // <-ctx.Done() cases of receptions, to their context
+	preDefers []*ast.DeferStmt                      // the deferred timer stops before the loop
+	usedNames map[string]bool                       // names taken in the function, for fresh ones
 
 	// Names chosen for the generated code, free in the function.
 	mName, cName, mboxName, envName string
@@ -135,6 +137,7 @@ func (g *loopGen) run() ([]byte, map[string]string, error) {
 	}
 	steps := []func() error{
 		g.checkTag,
+		g.inferChans,
 		g.checkNesting,
 		g.locate,
 		g.chooseNames,

@@ -65,13 +65,18 @@ type Result struct {
 	// Errors are the packages that failed to load or type-check, one line
 	// each. Their loops get no machine.
 	Errors []string
+	// Unresolved says, one line per package, that the generated code
+	// would import the runtime (github.com/ccvet/ccvet/compho), which
+	// the package's module does not resolve, and what to run. Those
+	// packages get no file: it would not build.
+	Unresolved []string
 }
 
 // Generate loads the packages of opts, runs the ccvet suite on them and
 // builds the machine of every tagged loop the suite reports nothing on. It
 // writes nothing. It returns an error only when nothing could be loaded.
 func Generate(opts Options) (*Result, error) {
-	overlay, err := blankGenerated(opts)
+	overlay, modules, err := blankGenerated(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +119,21 @@ func Generate(opts Options) (*Result, error) {
 		}
 	}
 	files := make(map[string]*File)
+	resolved := make(map[string]string) // module directory -> what to do, "" if the runtime resolves
 	for _, u := range units {
+		before := len(files)
 		u.generate(res, findings[u.pkg], opts.OutDir, files)
+		if len(files) == before {
+			continue
+		}
+		if msg := runtimeMissing(modules[u.pkg.PkgPath], opts.Env, resolved); msg != "" {
+			for _, f := range u.pass.Files {
+				delete(files, u.pass.Fset.File(f.Pos()).Name())
+			}
+			res.Unresolved = append(res.Unresolved, u.pkg.PkgPath+": "+msg)
+		}
 	}
+	sort.Strings(res.Unresolved)
 	for _, f := range files {
 		res.Files = append(res.Files, *f)
 	}
@@ -132,19 +149,22 @@ func Generate(opts Options) (*Result, error) {
 }
 
 // blankGenerated finds the generated files of the packages and returns an
-// overlay that empties them.
-func blankGenerated(opts Options) (map[string][]byte, error) {
-	pkgs, err := load.Packages(packages.NeedName|packages.NeedFiles, load.Options{
+// overlay that empties them, and the module of each package (by path; nil
+// in GOPATH mode).
+func blankGenerated(opts Options) (map[string][]byte, map[string]*packages.Module, error) {
+	pkgs, err := load.Packages(packages.NeedName|packages.NeedFiles|packages.NeedModule, load.Options{
 		Patterns: opts.Patterns,
 		Dir:      opts.Dir,
 		Env:      opts.Env,
 		Tags:     opts.Tags,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	overlay := make(map[string][]byte)
+	modules := make(map[string]*packages.Module)
 	for _, p := range pkgs {
+		modules[p.PkgPath] = p.Module
 		for _, name := range p.GoFiles {
 			if !strings.HasSuffix(name, Suffix) {
 				continue
@@ -156,7 +176,7 @@ func blankGenerated(opts Options) (map[string][]byte, error) {
 			overlay[name] = []byte("package " + p.Name + "\n")
 		}
 	}
-	return overlay, nil
+	return overlay, modules, nil
 }
 
 // A finding is a diagnostic of the suite.
@@ -208,8 +228,13 @@ loop that ccvet proves communication-closed, in <file>%s beside the loop.
 Usage:
   ccvet makeho [-o dir] [-check] [packages]   (default .)
 
+The generated code imports github.com/ccvet/ccvet/compho: in a module
+that does not require ccvet, nothing is written for the package and the
+message says what to run (go get github.com/ccvet/ccvet@...).
+
 Exit status: 0 all generated or up to date, 1 a loop was refused or (with
--check) a file is stale or missing, 2 errors.
+-check) a file is stale or missing, 2 errors (among them a module that
+cannot resolve the runtime).
 
 Flags:
 `, strings.TrimSuffix(Suffix, ".go"))
@@ -246,9 +271,13 @@ Flags:
 		return ExitError
 	}
 	exit := ExitOK
+	for _, u := range res.Unresolved {
+		fmt.Fprintf(stderr, "ccvet makeho: %s\n", u)
+		exit = ExitError
+	}
 	for _, d := range res.Diagnostics {
 		fmt.Fprintln(stdout, d)
-		exit = ExitStale
+		exit = max(exit, ExitStale)
 	}
 	if err := duplicatePaths(res.Files); err != nil {
 		fmt.Fprintf(stderr, "ccvet makeho: %v\n", err)
@@ -265,7 +294,7 @@ Flags:
 				state = "missing"
 			}
 			fmt.Fprintf(stdout, "%s: %s (run ccvet makeho)\n", relPath(f.Path), state)
-			exit = ExitStale
+			exit = max(exit, ExitStale)
 			continue
 		}
 		if err := writeFile(f.Path, f.Content); err != nil {

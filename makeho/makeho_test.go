@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -39,9 +40,12 @@ var refused []string
 // aborts are the abort cases of the paper and the refusals, on the
 // packages of testdata/src.
 var aborts = []string{
+	"ambiguous.go:41:17: cannot tell which is the process's peers table: the loop sends on field peers (declared at ambiguous.go:22:2, used at ambiguous.go:39:16) and parameter replicas (declared at ambiguous.go:30:26, used at ambiguous.go:41:17), which both carry Msg; mark the peers table with //sync:peers on its struct field (a parameter cannot carry the directive: keep it in a field of the process)",
+	"ambiguous.go:86:14: cannot tell which is the process's inbox: the loop receives from field in (declared at ambiguous.go:20:2, used at ambiguous.go:81:14) and field backup (declared at ambiguous.go:21:2, used at ambiguous.go:86:14), which both carry Msg; mark the inbox with //sync:inbox on its struct field",
+	"ambiguous.go:123:14: cannot tell which is the process's inbox: the loop receives from parameter chans[me] (declared at ambiguous.go:103:27, used at ambiguous.go:118:14) and parameter chans[other] (declared at ambiguous.go:103:27, used at ambiguous.go:123:14), which both carry Msg; mark the inbox with //sync:inbox on its struct field (an entry of a table cannot carry the directive: keep the process's own channel in a field of the process)",
 	"channel.go:36:3: not supported yet: a range over a channel in a tagged loop (make-HO translates receives from the //sync:inbox in a select with timeouts)",
-	"chans.go:42:11: not supported yet: a send on a channel that is not taken from a //sync:peers table (make-HO must know which process receives it)",
-	"chans.go:78:4: not supported yet: a select that neither receives from the process's //sync:inbox nor sends to a //sync:peers table",
+	"chans.go:42:11: not supported yet: a send on a channel that is not taken from a peers table (make-HO must know which process receives it: table[q] <- m, or a range over the table, for a slice, array or map of channels that is a //sync:peers field, or a parameter or field of the process); the package marks its peers tables with //sync:peers, so make-HO infers none",
+	"chans.go:78:4: not supported yet: a select that neither receives from the process's inbox nor sends to a peers table",
 	"chans.go:97:2: not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)",
 	"chans.go:136:7: not supported yet: timer times out a reception but is used other than to create, reset or stop it (make-HO drops the timers of receptions)",
 	"chans.go:176:4: not supported yet: a default case in a reception select (the reception would not wait for its messages)",
@@ -50,7 +54,7 @@ var aborts = []string{
 	"chans.go:285:14: not supported yet: the envelope Env3 has a field Hops besides From and Msg, which the mailbox does not carry",
 	"chans.go:308:3: not supported yet: a range over the peer table p.peers other than one send of the same message to every entry (for _, ch := range peers { ch <- m })",
 	"chans.go:355:4: not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)",
-	"chans.go:390:7: not supported yet: a send on a channel of chan<- Other, which no //sync:inbox channel of the package carries (make-HO delivers it to the receiver's inbox)",
+	"chans.go:390:7: not supported yet: a send on a channel of chan<- Other, which no inbox carries (make-HO delivers it to the receiver's inbox: a //sync:inbox field, or a channel of that type the loop receives from)",
 	"forks.go:41:3: not supported yet: an if/else that enters round B on both paths after the send or reception of round A (make-HO needs the round's communication inside the if/else)",
 	"forks.go:75:3: not supported yet: an if/else that enters round C on both paths right after the one that enters round B",
 	"forks.go:105:4: not supported yet: a send after the reception of round B (make-HO needs send, then receive, then update)",
@@ -279,7 +283,7 @@ func TestRun(t *testing.T) {
 // TestAborts checks the message and position of every abort case.
 func TestAborts(t *testing.T) {
 	td, _ := filepath.Abs("testdata")
-	pkgs := []string{"unbounded", "nophase", "twophases", "missing", "splitif", "twosends", "tworecvs", "nestedtags", "nestedcall", "channel", "notclean", "chans", "forks", "viewjump", "hiddencomm"}
+	pkgs := []string{"unbounded", "nophase", "twophases", "missing", "splitif", "twosends", "tworecvs", "nestedtags", "nestedcall", "channel", "notclean", "chans", "forks", "viewjump", "hiddencomm", "ambiguous"}
 	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: td, Env: gopathEnv(td + string(os.PathListSeparator) + corpusDir)})
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +378,11 @@ func TestMainErrors(t *testing.T) {
 // detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
-	pkgs := []string{"leaderonly"}
+	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform", "selfindex"}
+	// funcform keeps its tag and its state in local variables, which the
+	// differential test cannot read while the asynchronous code runs;
+	// plainrecv has the same plain reception loops on a process struct.
+	noDifferential := map[string]bool{"funcform": true}
 	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: gen, Env: gopathEnv(gen + string(os.PathListSeparator) + corpusDir)})
 	if err != nil {
 		t.Fatal(err)
@@ -405,6 +413,9 @@ func TestGeneratedSmall(t *testing.T) {
 	goCmd(t, dir, append([]string{"build"}, pkgs...)...)
 	goCmd(t, dir, append([]string{"vet"}, pkgs...)...)
 	for _, pkg := range pkgs {
+		if noDifferential[pkg] {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join("testdata", "gen", "run", pkg+"_run_test.go.txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -412,6 +423,95 @@ func TestGeneratedSmall(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "src", pkg, "run_test.go"), b)
 		goCmd(t, dir, testArgs(t, "-run", "TestGenerated", pkg)...)
 	}
+}
+
+// TestInferredSameAsAnnotated checks that the machine of a loop whose
+// peers table and inbox make-HO infers (testdata/gen/src/fieldtable) is
+// the one it generates for the same code with //sync:peers and
+// //sync:inbox on the fields.
+func TestInferredSameAsAnnotated(t *testing.T) {
+	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(gen, "src", "fieldtable", "fieldtable.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	annotated := string(src)
+	for _, r := range [][2]string{
+		{"\tinbox   <-chan Envelope\n", "\tinbox   <-chan Envelope //sync:inbox\n"},
+		{"\tpeers   []chan<- Envelope\n", "\tpeers   []chan<- Envelope //sync:peers\n"},
+	} {
+		if strings.Count(annotated, r[0]) != 1 {
+			t.Fatalf("fieldtable.go does not contain %q once", r[0])
+		}
+		annotated = strings.Replace(annotated, r[0], r[1], 1)
+	}
+	writeFile(t, filepath.Join(dir, "src", "fieldtable", "fieldtable.go"), []byte(annotated))
+	gens := make([][]byte, 2)
+	for i, root := range []string{gen, dir} {
+		res, err := makeho.Generate(makeho.Options{Patterns: []string{"fieldtable"}, Dir: root, Env: gopathEnv(root)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Errors) > 0 || len(res.Diagnostics) > 0 || len(res.Files) != 1 {
+			t.Fatalf("%s: errors %v, refusals %v, %d files", root, res.Errors, short(res.Diagnostics), len(res.Files))
+		}
+		gens[i] = res.Files[0].Content
+	}
+	if !bytes.Equal(gens[0], gens[1]) {
+		t.Errorf("inferred and annotated machines differ:\ninferred:\n%s\nannotated:\n%s", gens[0], gens[1])
+	}
+}
+
+// TestCorpusInferred strips //sync:peers and //sync:inbox from the
+// channel-based corpus protocols and checks that make-HO, inferring the
+// peers tables and the inboxes, generates exactly their golden machines.
+func TestCorpusInferred(t *testing.T) {
+	pkgs := []string{"uniformvoting", "paxoslike", "lastvoting", "twophase", "multipaxos"}
+	directive := regexp.MustCompile(`[ \t]*//sync:(peers|inbox)( \w+,\w+)?`)
+	dir := t.TempDir()
+	stripped := 0
+	for _, pkg := range append(pkgs, "transport") {
+		entries, err := os.ReadDir(filepath.Join(corpusDir, "src", pkg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(corpusDir, "src", pkg, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			stripped += len(directive.FindAll(b, -1))
+			writeFile(t, filepath.Join(dir, "src", pkg, e.Name()), directive.ReplaceAll(b, nil))
+		}
+	}
+	if stripped != 10 {
+		t.Errorf("%d directives stripped, want 10", stripped)
+	}
+	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: dir, Env: gopathEnv(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 || len(res.Diagnostics) > 0 {
+		t.Fatalf("errors %v, refusals %v", res.Errors, short(res.Diagnostics))
+	}
+	var got []string
+	for _, f := range res.Files {
+		pkg := filepath.Base(filepath.Dir(f.Path))
+		got = append(got, pkg+"/"+filepath.Base(f.Path))
+		want, err := os.ReadFile(filepath.Join("testdata", "golden", pkg, filepath.Base(f.Path)+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(f.Content, want) {
+			t.Errorf("%s without directives differs from its golden file:\n%s", f.Path, f.Content)
+		}
+	}
+	equalLists(t, "generated files", got, []string{"lastvoting/lastvoting_compho.go", "multipaxos/multipaxos_compho.go", "multipaxos/replicate_compho.go",
+		"paxoslike/paxoslike_compho.go", "twophase/twophase_compho.go", "uniformvoting/uniformvoting_compho.go"})
 }
 
 // TestMainOutCollision checks that -o refuses two packages whose files
@@ -548,4 +648,61 @@ func TestExplore(t *testing.T) {
 			t.Errorf("trace differs from %s (CCVET_UPDATE=1 to update):\n%s", golden, got)
 		}
 	}
+}
+
+// TestMainRuntime runs the command on a module that does not require
+// ccvet: the generated code would import the runtime, which the module
+// cannot resolve, so make-HO writes nothing, exits 2 and says what to
+// run. Once the module requires ccvet (go get, here of this source tree
+// through a replace directive, offline), it writes the file, which
+// builds and vets in the module.
+func TestMainRuntime(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "gen", "src", "fieldtable", "fieldtable.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "fieldtable", "fieldtable.go"), src)
+	writeFile(t, filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n\nreplace github.com/ccvet/ccvet => "+repo+"\n"))
+	for k, v := range map[string]string{"GOFLAGS": "", "GOPROXY": "off", "GOWORK": "off", "GO111MODULE": "on"} {
+		t.Setenv(k, v)
+	}
+	t.Chdir(dir)
+	gen := filepath.Join(dir, "fieldtable", "fieldtable_compho.go")
+	var stdout, stderr bytes.Buffer
+	if got := makeho.Main([]string{"./..."}, &stdout, &stderr); got != makeho.ExitError {
+		t.Errorf("exit %d, want 2", got)
+	}
+	want := "ccvet makeho: example.com/m/fieldtable: the generated code imports github.com/ccvet/ccvet/compho, which module example.com/m does not resolve: nothing written for this package; run\n" +
+		"\tgo get github.com/ccvet/ccvet@latest\n" +
+		"in " + dir + " (the directory of its go.mod)\n"
+	if stderr.String() != want || stdout.String() != "" {
+		t.Errorf("stdout %q, stderr\n%s\nwant stderr\n%s", stdout.String(), stderr.String(), want)
+	}
+	if _, err := os.Stat(gen); !os.IsNotExist(err) {
+		t.Fatalf("%s written (%v)", gen, err)
+	}
+
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("get", "github.com/ccvet/ccvet@v0.0.0")
+	stdout.Reset()
+	stderr.Reset()
+	if got := makeho.Main([]string{"./..."}, &stdout, &stderr); got != makeho.ExitOK {
+		t.Errorf("after go get: exit %d, want 0; stdout %q, stderr %q", got, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(gen); err != nil {
+		t.Fatal(err)
+	}
+	run("vet", "./...")
 }
