@@ -29,7 +29,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		if l, ok := la.accessPath(addr); ok {
 			switch val.(type) {
 			case *ssa.BinOp, *ssa.Const, *ssa.UnOp, *ssa.Call, *ssa.Phi:
-				s.bools[l] = val
+				s.setBool(l, val)
 			default:
 				delete(s.bools, l)
 			}
@@ -97,7 +97,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 				// the jump, and a jump through it settles it.
 				delete(s.pending, vr.key)
 				if _, ok := s.pending[r.key]; !ok {
-					s.pending[r.key] = must
+					s.setPending(r.key, must)
 				}
 			}
 			la.stored(s, r.key, t, addr, instr)
@@ -613,7 +613,7 @@ func (la *loopAnalysis) stored(s *state, key termKey, t term, addr ssa.Value, in
 	la.checkIII(s, t, instr.Pos(), "stored")
 	if lex := la.carriedRel(t).Lex(); lex&lexrel.GT != 0 {
 		if _, ok := s.pending[key]; !ok {
-			s.pending[key] = lex == lexrel.GT
+			s.setPending(key, lex == lexrel.GT)
 		}
 	}
 }
@@ -740,11 +740,11 @@ func (la *loopAnalysis) keptData(s *state, addr ssa.Value, t term) {
 	}
 	s.terms[key] = d
 	if _, ok := s.pending[key]; !ok {
-		s.pending[key] = false
+		s.setPending(key, false)
 	}
 	// Reads of the data are not followed apart from the location's:
 	// take it as read.
-	s.readPending[key] = true
+	s.setReadPending(key)
 }
 
 func (la *loopAnalysis) call(s *state, c *ssa.CallCommon, instr *ssa.Call) {

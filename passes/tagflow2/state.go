@@ -63,13 +63,10 @@ type state struct {
 
 func newState(k int) *state {
 	return &state{
-		k:           k,
-		last:        lexrel.Top(k),
-		terms:       make(map[termKey]term),
-		regs:        make(map[ssa.Value]ref),
-		pending:     make(map[termKey]bool),
-		readPending: make(map[termKey]bool),
-		bools:       make(map[loc]ssa.Value),
+		k:     k,
+		last:  lexrel.Top(k),
+		terms: make(map[termKey]term),
+		regs:  make(map[ssa.Value]ref),
 	}
 }
 
@@ -80,10 +77,41 @@ func (s *state) clone() *state {
 	c := *s
 	c.terms = maps.Clone(s.terms)
 	c.regs = maps.Clone(s.regs)
-	c.pending = maps.Clone(s.pending)
-	c.readPending = maps.Clone(s.readPending)
-	c.bools = maps.Clone(s.bools)
+	c.pending = cloneNonEmpty(s.pending)
+	c.readPending = cloneNonEmpty(s.readPending)
+	c.bools = cloneNonEmpty(s.bools)
 	return &c
+}
+
+// cloneNonEmpty is a copy of m, nil if m is empty: most states have no
+// pending jump and no kept boolean, and a clone of an empty map still
+// allocates. The setters below make them when needed.
+func cloneNonEmpty[M ~map[K]V, K comparable, V any](m M) M {
+	if len(m) == 0 {
+		return nil
+	}
+	return maps.Clone(m)
+}
+
+func (s *state) setPending(key termKey, must bool) {
+	if s.pending == nil {
+		s.pending = make(map[termKey]bool)
+	}
+	s.pending[key] = must
+}
+
+func (s *state) setReadPending(key termKey) {
+	if s.readPending == nil {
+		s.readPending = make(map[termKey]bool)
+	}
+	s.readPending[key] = true
+}
+
+func (s *state) setBool(l loc, v ssa.Value) {
+	if s.bools == nil {
+		s.bools = make(map[loc]ssa.Value)
+	}
+	s.bools[l] = v
 }
 
 // lattice is the semilattice of states for the monotone framework.
@@ -154,15 +182,15 @@ func (lattice) Merge(a, b *state) *state {
 	}
 	for key, am := range a.pending {
 		bm, ok := b.pending[key]
-		out.pending[key] = am && bm && ok
+		out.setPending(key, am && bm && ok)
 	}
 	for key := range b.pending {
 		if _, ok := a.pending[key]; !ok {
-			out.pending[key] = false
+			out.setPending(key, false)
 		}
 	}
 	for key := range b.readPending {
-		out.readPending[key] = true
+		out.setReadPending(key)
 	}
 	for l, v := range a.bools {
 		if b.bools[l] != v {
@@ -366,7 +394,7 @@ func composeRel(a, b lexrel.Rel) lexrel.Rel {
 // mailbox.
 func (s *state) noteRead(key termKey) {
 	if _, ok := s.pending[key]; ok && !s.readPending[key] {
-		s.readPending[key] = true
+		s.setReadPending(key)
 	}
 }
 
@@ -380,7 +408,7 @@ func (s *state) noteRead(key termKey) {
 func (s *state) noteElementRead(coll, elem termKey) {
 	if _, ok := s.pending[coll]; ok {
 		if _, ok := s.pending[elem]; !ok {
-			s.pending[elem] = false
+			s.setPending(elem, false)
 		}
 	}
 }
