@@ -130,8 +130,8 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 	if out.ifTrue != nil || out.ifFalse != nil {
 		la.predicates[instr] = predicate{
 			after:   s.clone(),
-			ifTrue:  la.afterCall(out.ifTrue, regs, instr, result),
-			ifFalse: la.afterCall(out.ifFalse, regs, instr, result),
+			ifTrue:  la.afterCall(out.ifTrue, regs, instr, out.resultTrue),
+			ifFalse: la.afterCall(out.ifFalse, regs, instr, out.resultFalse),
 		}
 	} else {
 		delete(la.predicates, instr)
@@ -260,6 +260,9 @@ type predicate struct {
 type calleeExit struct {
 	exit, ifTrue, ifFalse *state
 	result                *term
+	// resultTrue and resultFalse are the results of the returns of true
+	// and of false, for a function whose last result is a bool.
+	resultTrue, resultFalse *term
 }
 
 // analyseCallee runs the fixpoint over f's body from entry and returns
@@ -280,7 +283,10 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 	res := la.fixpoint(f, entry)
 	la.reporting = reporting
 	var out calleeExit
-	boolResult := f.Signature.Results().Len() == 1 && isBool(f.Signature.Results().At(0).Type())
+	// A function whose last result is a bool (a predicate, or m, ok :=
+	// recv()) tells the caller's branch on it which returns it came from.
+	results := f.Signature.Results()
+	boolResult := results.Len() >= 1 && isBool(results.At(results.Len()-1).Type())
 	for _, b := range f.Blocks {
 		for _, in := range res.In(b.Index) {
 			end := la.block(b, in) // checks the callee's code when reporting
@@ -289,23 +295,57 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 				continue
 			}
 			out.exit = (lattice{}).Merge(out.exit, end)
+			canTrue, canFalse := true, true
 			if boolResult {
-				la.boolReturn(&out, res, b, ret.Results[0], end)
+				last := ret.Results[len(ret.Results)-1]
+				la.boolReturn(&out, res, b, last, end)
+				if c, ok := la.boolConst(end, last); ok {
+					canTrue, canFalse = c, !c
+				}
 			}
 			for _, v := range ret.Results {
 				if r, ok := end.regs[v]; ok && r.comp == wholeComp {
 					t := end.terms[r.key]
-					if out.result == nil {
-						out.result = &t
-					} else {
-						j := out.result.join(t)
-						out.result = &j
+					out.result = joinResult(out.result, t)
+					if canTrue {
+						out.resultTrue = joinResult(out.resultTrue, t)
+					}
+					if canFalse {
+						out.resultFalse = joinResult(out.resultFalse, t)
 					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// boolConst reports the constant the boolean v is in s, if it is one: a
+// constant, or a load of the local a constant was stored into (naive SSA
+// returns through the results' locals when the function defers).
+func (la *loopAnalysis) boolConst(s *state, v ssa.Value) (bool, bool) {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if l, ok := la.accessPath(ld.X); ok {
+			if bv, ok := s.bools[l]; ok {
+				v = bv
+			}
+		}
+	}
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(c.Value), true
+}
+
+// joinResult is the join of a returned message or collection with the
+// others returned, if any.
+func joinResult(r *term, t term) *term {
+	if r == nil {
+		return &t
+	}
+	j := r.join(t)
+	return &j
 }
 
 // boolReturn adds the return of the boolean v at the end of b, in the

@@ -28,7 +28,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 	if isBool(val.Type()) {
 		if l, ok := la.accessPath(addr); ok {
 			switch val.(type) {
-			case *ssa.BinOp, *ssa.Const, *ssa.UnOp, *ssa.Call, *ssa.Phi:
+			case *ssa.BinOp, *ssa.Const, *ssa.UnOp, *ssa.Call, *ssa.Phi, *ssa.Extract:
 				s.setBool(l, val)
 			default:
 				delete(s.bools, l)
@@ -708,12 +708,43 @@ func (la *loopAnalysis) keptKey(s *state, addr, k ssa.Value, instr ssa.Instructi
 // received: a store of that message (condition III), and data a later
 // round's message owes a jump for (condition IV).
 func (la *loopAnalysis) keptVia(s *state, addr, v ssa.Value, instr ssa.Instruction) {
+	if key, ok := la.receivedData(s, v, 3); ok {
+		t := s.terms[key]
+		la.checkIII(s, t, instr.Pos(), "kept in the state")
+		la.keptData(s, addr, t)
+	}
+}
+
+// receivedData finds the message just received that v is computed from,
+// through at most depth instructions (slices.Clone(m.Entries), m.Val+1,
+// min(m.Commit, n)): the term's key.
+func (la *loopAnalysis) receivedData(s *state, v ssa.Value, depth int) (termKey, bool) {
 	if vr, ok := s.regs[v]; ok {
 		if t := s.terms[vr.key]; t.direct && t.kind == messageTerm {
-			la.checkIII(s, t, instr.Pos(), "kept in the state")
-			la.keptData(s, addr, t)
+			return vr.key, true
+		}
+		return termKey{}, false
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok || depth == 0 {
+		return termKey{}, false
+	}
+	switch instr.(type) {
+	case *ssa.Alloc, *ssa.Phi:
+		// A variable or a merge: what it holds is the state's, not this
+		// computation's.
+		return termKey{}, false
+	}
+	var ops [8]*ssa.Value
+	for _, op := range instr.Operands(ops[:0]) {
+		if op == nil || *op == nil {
+			continue
+		}
+		if key, ok := la.receivedData(s, *op, depth-1); ok {
+			return key, true
 		}
 	}
+	return termKey{}, false
 }
 
 // keptData records that data of the message t just received was kept at

@@ -848,6 +848,11 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 			}
 			return out
 		}
+	case *ssa.Extract:
+		// The ok of m, ok := f(): the state had f returned ok.
+		if out, ok := la.commaOK(s, c, taken); ok {
+			return out
+		}
 	case *ssa.UnOp:
 		if c.Op == token.NOT {
 			return la.branch(s, c.X, !taken)
@@ -874,6 +879,50 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		return la.restrict(s, c.X, c.Y, op)
 	}
 	return la.taint(s, cond)
+}
+
+// commaOK interprets a branch on the last (bool) result of a call of a
+// function the analysis followed, in the call's block: the state at the
+// branch is the state after the call's returns of that value, carried
+// through the instructions from the call to the branch (which store the
+// results into variables). It reports false when the call is not in the
+// branch's block, when a call lies between, or when the state reached
+// from the call's joined returns is not s (the predicate is of another
+// partition's run of the block).
+func (la *loopAnalysis) commaOK(s *state, x *ssa.Extract, taken bool) (*state, bool) {
+	call, ok := x.Tuple.(*ssa.Call)
+	if !ok || x.Index != call.Call.Signature().Results().Len()-1 {
+		return nil, false
+	}
+	p, ok := la.predicates[call]
+	if !ok {
+		return nil, false
+	}
+	b := call.Block()
+	var between []ssa.Instruction
+	for _, instr := range b.Instrs[la.indexOf(call)+1 : len(b.Instrs)-1] {
+		if _, isCall := instr.(*ssa.Call); isCall {
+			return nil, false
+		}
+		between = append(between, instr)
+	}
+	carry := func(from *state) *state {
+		if from == nil {
+			return nil
+		}
+		out := from.clone()
+		for _, instr := range between {
+			la.instr(out, instr)
+		}
+		return out
+	}
+	if !(lattice{}).Equals(carry(p.after), s) {
+		return nil, false
+	}
+	if taken {
+		return carry(p.ifTrue), true
+	}
+	return carry(p.ifFalse), true
 }
 
 // lenTest interprets len(coll) op k, or k op len(coll), for a constant
@@ -930,6 +979,7 @@ func lenOperand(x, y ssa.Value) (ssa.Value, int64, bool) {
 // interpret may exclude some of their vectors on this path.
 func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
 	var keys []termKey
+	seen := make(map[ssa.Value]bool)
 	var walk func(v ssa.Value, depth int)
 	walk = func(v ssa.Value, depth int) {
 		r, tracked := s.regs[v]
@@ -950,8 +1000,20 @@ func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
 			}
 		}
 		instr, ok := v.(ssa.Instruction)
-		if !ok || depth == 0 {
+		if !ok || depth == 0 || seen[v] {
 			return
+		}
+		seen[v] = true
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && !tracked {
+			if a, ok := u.X.(*ssa.Alloc); ok && !a.Heap {
+				// A local (h := m.Header(); current(h)): what was
+				// stored in it.
+				for _, r := range *a.Referrers() {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(a) {
+						walk(st.Val, depth-1)
+					}
+				}
+			}
 		}
 		for _, op := range instr.Operands(nil) {
 			if op != nil && *op != nil {
