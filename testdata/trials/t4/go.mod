@@ -1,0 +1,3 @@
+module trials.example/t4
+
+go 1.26
