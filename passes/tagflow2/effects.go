@@ -695,12 +695,7 @@ func (la *loopAnalysis) keptKey(s *state, addr, k ssa.Value, instr ssa.Instructi
 	if t.msg == nil || t.envField > 0 || !t.direct || t.kind != messageTerm {
 		return
 	}
-	if la.loop.Handler == nil {
-		// (A handler's write while the message may be of an earlier
-		// round is checkStaleWrite's.)
-		la.checkIII(s, t, instr.Pos(), "kept in the state")
-	}
-	la.keptData(s, addr, t)
+	la.keptVia(s, addr, k, instr)
 }
 
 // keptVia checks v, written into the state at addr (as the value, or as
@@ -710,7 +705,9 @@ func (la *loopAnalysis) keptKey(s *state, addr, k ssa.Value, instr ssa.Instructi
 func (la *loopAnalysis) keptVia(s *state, addr, v ssa.Value, instr ssa.Instruction) {
 	if key, ok := la.receivedData(s, v, 3); ok {
 		t := s.terms[key]
-		la.checkIII(s, t, instr.Pos(), "kept in the state")
+		if !la.staleWriteChecked(s, addr) {
+			la.checkIII(s, t, instr.Pos(), "kept in the state")
+		}
 		la.keptData(s, addr, t)
 	}
 }

@@ -108,6 +108,22 @@ func (la *loopAnalysis) checkStaleWrite(s *state, addr ssa.Value, instr ssa.Inst
 	la.reportWitnessed(3, instr.Pos(), witnessNeed{msg: t.msg, bad: bad, cur: s.cur, unproven: msg}, msg)
 }
 
+// staleWriteChecked reports whether checkStaleWrite checks a write to
+// addr in s: one to the process in the handler's own code, where the
+// received parameter is at hand (condition III is then reported once, by
+// it).
+func (la *loopAnalysis) staleWriteChecked(s *state, addr ssa.Value) bool {
+	if la.loop.Handler == nil || !la.processState(addr) {
+		return false
+	}
+	p := la.receivedParam()
+	if p == nil {
+		return false
+	}
+	_, ok := s.regs[p]
+	return ok
+}
+
 // processState reports whether addr is a location of the process state:
 // reached through the handler's receiver, or a package variable.
 func (la *loopAnalysis) processState(addr ssa.Value) bool {
