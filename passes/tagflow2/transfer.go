@@ -925,6 +925,34 @@ func (la *loopAnalysis) commaOK(s *state, x *ssa.Extract, taken bool) (*state, b
 	return carry(p.ifFalse), true
 }
 
+// trackScalar makes the integer v, compared with component i of the tag,
+// a term of its own: the parameter or local variable it was loaded from
+// (so that its later loads are the same term), or else the register.
+// Its relation to the tag is what the comparison leaves.
+func (la *loopAnalysis) trackScalar(s *state, v ssa.Value, i int) (scalar, bool) {
+	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return scalar{}, false
+	}
+	key, names := regKey(v), []ssa.Value{v}
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if p, ok := la.paramOf(u.X); ok {
+			key, names = regKey(p), append(names, p)
+		} else if k, ok := la.cellKey(u.X); ok {
+			key = k
+		} else {
+			return scalar{}, false // memory the analysis does not follow
+		}
+	} else if _, ok := v.(*ssa.Call); ok {
+		return scalar{}, false // a call's result is another each time
+	}
+	s.terms[key] = term{kind: scalarTerm, comp: int8(i), rel: lexrel.Top(la.k)}
+	r := ref{key: key, comp: int8(i)}
+	for _, n := range names {
+		s.regs[n] = r
+	}
+	return scalar{r: r, ok: true, rel: lexrel.Any, comp: i}, true
+}
+
 // lenTest interprets len(coll) op k, or k op len(coll), for a constant
 // k: where it implies that coll is empty (len(coll) == 0, len(coll) < 1),
 // coll's term becomes the empty collection. ok is false when the test is
@@ -1091,9 +1119,16 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		sc     scalar
 		rel    lexrel.Rel
 		consts constSet
-	}{{xs, nx, xc}, {ys, ny, yc}} {
+		v      ssa.Value
+	}{{xs, nx, xc, x}, {ys, ny, yc, y}} {
 		if !side.sc.ok {
-			continue
+			// An integer the analysis did not relate to the tag (a
+			// parameter, a local): from now on it does.
+			sc, ok := la.trackScalar(s, side.v, i)
+			if !ok {
+				continue
+			}
+			side.sc = sc
 		}
 		t := s.terms[side.sc.r.key]
 		t.rel = t.rel.Restrict(i, side.rel)

@@ -95,3 +95,26 @@ func Run(net Transport, n int) {
 	}
 	_ = step
 }
+
+// OnTimeout ends the round its timer was armed for, if it still is the
+// current one: ballot and step, compared with the tag, are related to it
+// from then on.
+//
+//sync:handler
+func (a *Acceptor) OnTimeout(ballot uint64, step Step) {
+	if ballot != a.ballot || step != a.step {
+		return
+	}
+	if step == StepAccepted {
+		a.ballot, a.step = ballot+1, StepPrepare
+		return
+	}
+	a.step = step + 1
+}
+
+// OnStaleTimeout trusts the ballot its timer was armed for.
+//
+//sync:handler
+func (a *Acceptor) OnStaleTimeout(ballot uint64) {
+	a.ballot, a.step = ballot+1, StepPrepare
+} // want `cannot prove 1: the tag \(ballot,step\) may be lower here than at the last communication point`
