@@ -73,6 +73,12 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 			// of it (a filter in a predicate helper) holds in the caller.
 			if r, ok := s.regs[args[i]]; ok {
 				entry.regs[p] = r
+			} else if isPointer(args[i].Type()) && la.msgOf(args[i].Type()) != nil {
+				// A pointer to a message (p.broadcast(&Msg{...})): the
+				// message it points to.
+				if r, ok := la.addrRef(entry, args[i]); ok && r.comp == wholeComp {
+					entry.regs[p] = r
+				}
 			}
 		}
 	}

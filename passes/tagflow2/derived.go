@@ -1,6 +1,7 @@
 package tagflow2
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -97,15 +98,32 @@ func (la *loopAnalysis) deriveFrom(n *types.Named, im *annotations.Msg) *annotat
 	return &annotations.Msg{Type: n.Obj(), Components: comps, Pos: token.NoPos}
 }
 
-// getterPath recognises f as a getter: one block that returns a field of
-// its receiver (possibly converted). It returns the field path.
+// getterPath recognises f as a getter: it returns a field of its receiver
+// (possibly converted), in one block, or, in the protobuf style, in the
+// branch where the receiver is not nil, and a zero constant in the other
+// (a nil message reads as zero). It returns the field path.
 func (la *loopAnalysis) getterPath(f *ssa.Function) ([]*types.Var, []int, bool) {
-	if len(f.Blocks) != 1 || len(f.Params) == 0 {
+	if len(f.Params) == 0 || len(f.Blocks) == 0 {
 		return nil, nil, false
 	}
-	instrs := f.Blocks[0].Instrs
-	ret, ok := instrs[len(instrs)-1].(*ssa.Return)
-	if !ok || len(ret.Results) != 1 {
+	var ret *ssa.Return
+	for _, b := range f.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(r.Results) != 1 {
+			return nil, nil, false
+		}
+		if len(f.Blocks) > 1 && isZeroConst(throughLocal(r.Results[0])) {
+			continue
+		}
+		if ret != nil {
+			return nil, nil, false
+		}
+		ret = r
+	}
+	if ret == nil || len(f.Blocks) > 1 && !guardsNil(f) {
 		return nil, nil, false
 	}
 	v := throughLocal(ret.Results[0])
@@ -175,6 +193,72 @@ func (la *loopAnalysis) getterPath(f *ssa.Function) ([]*types.Var, []int, bool) 
 	return nil, nil, false
 }
 
+// isZeroConst reports whether v is the zero constant of its type.
+func isZeroConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok {
+		return false
+	}
+	switch {
+	case c.Value == nil:
+		return true
+	case c.Value.Kind() == constant.Int || c.Value.Kind() == constant.Float:
+		return constant.Sign(c.Value) == 0
+	case c.Value.Kind() == constant.String:
+		return constant.StringVal(c.Value) == ""
+	case c.Value.Kind() == constant.Bool:
+		return !constant.BoolVal(c.Value)
+	}
+	return false
+}
+
+// guardsNil reports whether f's entry block ends in a test of its receiver
+// against nil (if m != nil, or m == nil), the only branch of a protobuf
+// getter.
+func guardsNil(f *ssa.Function) bool {
+	if len(f.Blocks) > 3 {
+		return false
+	}
+	iff, ok := f.Blocks[0].Instrs[len(f.Blocks[0].Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := iff.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL {
+		return false
+	}
+	x, y := cmp.X, cmp.Y
+	if isNilOrZero(x) {
+		x, y = y, x
+	}
+	if !isNilOrZero(y) {
+		return false
+	}
+	if ld, ok := x.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if p, ok := paramSpilled(ld.X); ok {
+			return p == f.Params[0]
+		}
+	}
+	p, ok := x.(*ssa.Parameter)
+	return ok && p == f.Params[0]
+}
+
+// paramSpilled is the parameter stored into the local a at the entry.
+func paramSpilled(a ssa.Value) (*ssa.Parameter, bool) {
+	al, ok := a.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	for _, r := range *al.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+			if p, ok := st.Val.(*ssa.Parameter); ok {
+				return p, true
+			}
+		}
+	}
+	return nil, false
+}
+
 // constResult is the constant f returns, if its body is one return of a
 // constant.
 func constResult(f *ssa.Function) (*ssa.Const, bool) {
@@ -219,6 +303,14 @@ func throughLocal(v ssa.Value) ssa.Value {
 	a, ok := ld.X.(*ssa.Alloc)
 	if !ok || a.Comment != "" {
 		return v
+	}
+	// The store just before the load in its block (a result local written
+	// on each path, then returned), or else the only store.
+	instrs := ld.Block().Instrs
+	for i := slices.Index(instrs, ssa.Instruction(ld)) - 1; i >= 0; i-- {
+		if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == ssa.Value(a) {
+			return st.Val
+		}
 	}
 	var val ssa.Value
 	for _, ref := range *a.Referrers() {

@@ -831,6 +831,18 @@ func (la *loopAnalysis) methodComponent(s *state, c *ssa.CallCommon, instr *ssa.
 			return true
 		}
 	}
+	// A getter of a component's field (m.GetPhase() returning m.Phase,
+	// protobuf style): that component.
+	if g := c.StaticCallee(); g != nil && g.Pkg == la.fn.Pkg {
+		if _, index, ok := la.getterPath(g); ok {
+			for i, comp := range t.msg.Components {
+				if i < la.k && comp.Kind == annotations.Field && slices.Equal(comp.FieldIndex, index) {
+					s.regs[instr] = ref{key: r.key, comp: int8(i)}
+					return true
+				}
+			}
+		}
+	}
 	return false
 }
 

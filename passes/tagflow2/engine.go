@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"iter"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/passes/tagflow"
@@ -74,6 +76,9 @@ type loopAnalysis struct {
 	// splitAll has, per component the entry state was split on, a bit
 	// per partition (see splitAssumed).
 	splitAll [lexrel.MaxK]uint8
+	// splitVals are, per component the entry was split on, the
+	// constants of its partitions.
+	splitVals [lexrel.MaxK][]int64
 	// index caches each instruction's index in its block (see dropDead).
 	index map[ssa.Instruction]int
 	// ifaceMsgs caches interfaceOfMessages.
@@ -212,6 +217,7 @@ func (la *loopAnalysis) splitAssumed(entry *state) parts {
 		}
 		out = next
 		la.splitAll[i] = 1<<len(vals) - 1
+		la.splitVals[i] = vals
 	}
 	return out
 }
@@ -240,10 +246,46 @@ func (la *loopAnalysis) lowerFindings() {
 	for pos, m := range la.lowerAt {
 		if m == la.splitAll {
 			la.report(1, pos, false, "the tag %s is lower here than at the last communication point", la.tagText())
-		} else {
-			la.report(1, pos, true, "the tag %s may be lower here than at the last communication point", la.tagText())
+			continue
+		}
+		where, advice := "the loop is entered", ": set it before the loop"
+		if la.loop.Handler != nil {
+			where, advice = "the handler is called", ""
+		}
+		la.report(1, pos, true, "the tag %s is lower here than at the last communication point if %s when %s, which the analysis does not know%s", la.tagText(), la.entryValues(m), where, advice)
+	}
+}
+
+// entryValues says which assumed entry constants the partitions in m
+// are: "step is Vote or Ack".
+func (la *loopAnalysis) entryValues(m [lexrel.MaxK]uint8) string {
+	var parts []string
+	for i, all := range la.splitAll {
+		if all == 0 || m[i] == all {
+			continue
+		}
+		var names []string
+		for j, x := range la.splitVals[i] {
+			if m[i]&(1<<j) != 0 {
+				names = append(names, la.constName(i, x))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s is %s", la.loop.Vars[i].Name, strings.Join(names, " or ")))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// constName is the name of the constant of component i's enum whose value
+// is x, or x.
+func (la *loopAnalysis) constName(i int, x int64) string {
+	if e := la.loop.Vars[i].Enum; e != nil {
+		for _, k := range e.Consts {
+			if v, ok := constant.Int64Val(constant.ToInt(k.Val())); ok && v == x {
+				return k.Name()
+			}
 		}
 	}
+	return strconv.FormatInt(x, 10)
 }
 
 func (la *loopAnalysis) sortedFindings() []tagflow.Finding {

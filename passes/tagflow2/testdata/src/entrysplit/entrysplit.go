@@ -70,7 +70,7 @@ func (a *Acceptor) OnAccept(m Accept) {
 //sync:handler
 func (a *Acceptor) Restart() {
 	a.step = StepPrepare
-	a.net.Send(0, Prepare{Ballot: a.ballot}) // want `cannot prove 1: the tag \(ballot,step\) may be lower here than at the last communication point`
+	a.net.Send(0, Prepare{Ballot: a.ballot}) // want `cannot prove 1: the tag \(ballot,step\) is lower here than at the last communication point if step is StepPromise or StepAccept or StepAccepted when the handler is called, which the analysis does not know`
 }
 
 // Rewind goes back a ballot, whatever the step: a violation.
