@@ -1424,8 +1424,55 @@ func (la *loopAnalysis) checkIV(s *state, instr ssa.Instruction, what string) {
 	la.checkIVAt(s, instr, instr.Pos(), what)
 }
 
+// liveReceived makes pending (see state.pending) a received message that
+// may be of a later round and that a local variable of the function still
+// holds for use after instr: the variable is the reception variable of the
+// paper's condition IV (an event loop's m := <-in), which owes the jump
+// before the process acts with the message at hand (replying to its
+// sender, reading its data).
+func (la *loopAnalysis) liveReceived(s *state, instr ssa.Instruction) {
+	if s.last.Lex()&lexrel.LT != 0 {
+		// The tag may have gone down since the message was handled:
+		// condition I's finding, not this one.
+		return
+	}
+	for key, t := range s.terms {
+		a, ok := key.loc.base.(*ssa.Alloc)
+		if !ok || a.Heap || key.loc.path != "" || key.reg != nil || a.Parent() != instr.Parent() {
+			continue
+		}
+		if t.kind != messageTerm || !t.recv || t.msg == nil || la.carriedRel(t).Lex()&lexrel.GT == 0 {
+			continue
+		}
+		if _, ok := s.pending[key]; ok || !la.liveAfter(instr, a) {
+			continue
+		}
+		s.setPending(key, false)
+		s.setReadPending(key)
+	}
+	// Data of such a message the communication itself uses (the
+	// destination of a reply to its sender, a field echoed).
+	var ops [8]*ssa.Value
+	for _, op := range instr.Operands(ops[:0]) {
+		if op == nil || *op == nil {
+			continue
+		}
+		key, ok := la.receivedData(s, *op, 3)
+		if !ok {
+			continue
+		}
+		if t := s.terms[key]; t.recv && t.msg != nil && la.carriedRel(t).Lex()&lexrel.GT != 0 {
+			if _, ok := s.pending[key]; !ok {
+				s.setPending(key, false)
+				s.setReadPending(key)
+			}
+		}
+	}
+}
+
 // checkIVAt is checkIV with the findings at pos.
 func (la *loopAnalysis) checkIVAt(s *state, instr ssa.Instruction, pos token.Pos, what string) {
+	la.liveReceived(s, instr)
 	for key, must := range s.pending {
 		t := s.terms[key]
 		if c, ok := s.terms[t.from]; ok && t.from != (termKey{}) && c.kind == collectionTerm && !c.rel.IsEmpty() {
