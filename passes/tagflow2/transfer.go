@@ -958,6 +958,7 @@ func (la *loopAnalysis) trackScalar(s *state, v ssa.Value, i int) (scalar, bool)
 // coll's term becomes the empty collection. ok is false when the test is
 // not of that form.
 func (la *loopAnalysis) lenTest(s *state, x, y ssa.Value, op lexrel.Rel) (*state, bool) {
+	x, y = la.constOf(x), la.constOf(y)
 	coll, k, ok := lenOperand(x, y)
 	if !ok {
 		coll, k, ok = lenOperand(y, x)
@@ -1000,6 +1001,15 @@ func lenOperand(x, y ssa.Value) (ssa.Value, int64, bool) {
 	}
 	k, ok := int64Const(c)
 	return call.Call.Args[0], k, ok
+}
+
+// constOf is v if it is a constant, or the constant the caller passed
+// for the parameter v is loaded from (collect(1, ...)).
+func (la *loopAnalysis) constOf(v ssa.Value) ssa.Value {
+	if c, ok := la.constArgs[la.paramValue(v)]; ok {
+		return c
+	}
+	return v
 }
 
 // taint marks the terms the values vals are computed from (through a few
