@@ -37,8 +37,10 @@ var verdicts = map[string]map[string][]string{
 		// cause is not yet pinned down). The hash.Hash calls are no
 		// longer reported: only the requests' bytes reach them. The
 		// same copy, possibly of a later round, owes the jump at the
-		// next send (data of a received message kept in the state).
+		// sends that carry its digest (211, the prepare) and after it
+		// is kept in the state (230).
 		"v2": {
+			"syncjump 211: cannot prove condition IV: the process sends while a PrePrepare that may be of a later round is kept, without a jump to its round first",
 			"syncjump 230: cannot prove condition IV: the process sends while a PrePrepare that may be of a later round is kept, without a jump to its round first",
 			"syncrecv 226: cannot prove condition III: PrePrepare kept in the state without checking that its tag is >= (r.seq,r.step)",
 		},

@@ -1323,7 +1323,23 @@ func (la *loopAnalysis) checkI(s *state, pos token.Pos) {
 		la.report(1, pos, false, "the tag %s can be lower here than at the last communication point", la.tagText())
 		return
 	}
-	la.report(1, pos, true, "the tag %s may be lower here than at the last communication point", la.tagText())
+	la.report(1, pos, true, "the tag %s may be lower here than at the last communication point%s", la.tagText(), la.unsetHint())
+}
+
+// unsetHint names the rounds the code before the tagged loop leaves
+// unset, whose value when the loop is entered the first communication
+// point is compared with.
+func (la *loopAnalysis) unsetHint() string {
+	var names []string
+	for i := range la.k {
+		if la.entryUnset&(1<<i) != 0 {
+			names = append(names, la.loop.Vars[i].Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (nothing before the loop sets %s: its value when the loop is entered is not known; set it before the loop)", strings.Join(names, ", "))
 }
 
 // unknownVar is the first synchronization variable a call the analysis

@@ -70,6 +70,10 @@ type loopAnalysis struct {
 	skipStores map[*ssa.Store]bool
 	// cross caches crossBlock.
 	cross map[*ssa.Function]map[ssa.Value]bool
+	// entryUnset has bit i set when round component i may enter the
+	// tagged loop still holding only its assumed constants (nothing
+	// before the loop set it).
+	entryUnset uint8
 	// lowerAt accumulates, per position, the partitions of the states in
 	// which the tag is lower there on every vector (see lowerFindings).
 	lowerAt map[token.Pos][lexrel.MaxK]uint8

@@ -35,6 +35,10 @@ func (la *loopAnalysis) edge(from, to *ssa.BasicBlock, s *state) *state {
 	if to == la.header && !la.region[from] {
 		s = s.clone()
 		s.last = equalSet(la.k)
+		// A round the code before the loop does not set is compared,
+		// at the first communication point, with a value the analysis
+		// does not know (see checkI's hint).
+		la.entryUnset |= s.assumed & s.partMask
 	}
 	if iff, ok := from.Instrs[len(from.Instrs)-1].(*ssa.If); ok && from.Succs[0] != from.Succs[1] {
 		s = la.branch(s, iff.Cond, from.Succs[0] == to)
