@@ -124,6 +124,7 @@ func (n *Node) OnPromise(m Msg) {
 		return
 	}
 	n.step = Grant
+	n.promises = map[int]bool{}
 	n.grantSent = n.now
 	n.broadcast(Msg{Kind: Grant, Lease: LeaseTicks})
 }

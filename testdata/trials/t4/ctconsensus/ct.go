@@ -63,6 +63,7 @@ func (p *Process) OnEstimate(m Envelope[Estimate]) {
 		}
 	}
 	p.phase = PhasePropose
+	p.estimates = nil
 	for to := 0; to < p.n; to++ {
 		send(p.net, to, Envelope[Proposal]{Round: p.round, Phase: PhasePropose, From: p.id, Body: Proposal{Value: best.Value}})
 	}
@@ -102,6 +103,7 @@ func (p *Process) OnReply(m Envelope[Reply]) {
 		}
 	}
 	p.phase = PhaseDecide
+	p.replies = map[int]bool{}
 	for to := 0; to < p.n; to++ {
 		send(p.net, to, Envelope[Decide]{Round: p.round, Phase: PhaseDecide, From: p.id, Body: Decide{Value: p.est.Value}})
 	}

@@ -81,6 +81,7 @@ func (r *Replica) OnMessage(m Msg) {
 		}
 		b := Block{View: r.view, Cmds: append(slices.Clone(justify.Block.Cmds), cmd)}
 		r.phase = PhasePropose
+		r.newViews = map[int]QC{}
 		r.net.Broadcast(Msg{Hdr: Header{View: r.view, Phase: PhasePropose}, Type: ProposalMsg, From: r.id, Block: b, QC: justify})
 	case ProposalMsg:
 		// The safety rule: vote only for a block justified by a QC at least

@@ -12,8 +12,8 @@ type Replica struct {
 	step   Step
 	net    Gossip
 
-	// Mailboxes of the current (height, rank); emptied on every tag change.
-	block    *BlockProposal
+	// Mailboxes of the current (height, rank) of the Notarize and Finalize
+	// steps; emptied on every tag change.
 	notShare map[int]BlockID
 	finShare map[int]BlockID
 
@@ -22,6 +22,7 @@ type Replica struct {
 	// issued if there was exactly one.
 	sharedAt map[BlockID]bool
 	pending  []string
+	proposed BlockID // the block this replica made in its rank, if any
 
 	// Finalized is the finalized block of each height.
 	Finalized map[uint64]BlockID
@@ -48,15 +49,17 @@ func (r *Replica) enter(h uint64, rank int) {
 		r.sharedAt = map[BlockID]bool{}
 	}
 	r.height, r.rank, r.step = h, rank, Propose
-	r.block = nil
 	r.notShare = map[int]BlockID{}
 	r.finShare = map[int]BlockID{}
+	r.proposed = ""
 	if r.maker(h, rank) == r.id {
 		payload := "empty"
 		if len(r.pending) > 0 {
 			payload = r.pending[0]
 		}
-		r.net.Broadcast(BlockProposal{H: h, R: rank, Maker: r.id, Payload: payload})
+		b := BlockProposal{H: h, R: rank, Maker: r.id, Payload: payload}
+		r.proposed = b.ID()
+		r.net.Broadcast(b)
 	}
 }
 
@@ -81,7 +84,6 @@ func (r *Replica) OnBlock(b BlockProposal) {
 	}
 	share := NotarizationShare{H: r.height, R: r.rank, From: r.id, Block: b.ID()}
 	r.step = Notarize
-	r.block = &b
 	r.sharedAt[b.ID()] = true
 	r.net.Broadcast(share)
 }
@@ -113,6 +115,7 @@ func (r *Replica) OnNotarize(s NotarizationShare) {
 		return
 	}
 	r.step = Finalize
+	r.notShare = map[int]BlockID{}
 	r.net.Broadcast(FinalizationShare{H: r.height, R: r.rank, From: r.id, Block: s.Block})
 }
 
@@ -123,6 +126,7 @@ func (r *Replica) advance(h uint64, rank int, step Step) {
 	}
 	if r.step < step {
 		r.step = step
+		r.notShare = map[int]BlockID{}
 	}
 }
 
@@ -140,7 +144,7 @@ func (r *Replica) OnFinalize(s FinalizationShare) {
 		return
 	}
 	r.Finalized[r.height] = s.Block
-	if r.block != nil && r.block.ID() == s.Block && r.block.Maker == r.id && len(r.pending) > 0 {
+	if s.Block == r.proposed && len(r.pending) > 0 {
 		r.pending = r.pending[1:]
 	}
 	r.enter(r.height+1, 0)

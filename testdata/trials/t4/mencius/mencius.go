@@ -111,6 +111,7 @@ func (s *Server) OnAccepted(m *Message) {
 		return
 	}
 	s.phase = PhaseCommit
+	s.accepted = map[int32]bool{}
 	s.broadcast(&Message{Slot: s.slot, Kind: KindCommit, From: int32(s.id), Value: s.proposed})
 }
 

@@ -144,6 +144,7 @@ func (r *Replica) OnStartViewChange(m StartViewChange) {
 		return
 	}
 	r.status = StatusDoViewChange
+	r.svc = map[int]bool{}
 	r.net.SendDoViewChange(r.primary(r.view), DoViewChange{View: r.view, From: r.id, Log: slices.Clone(r.log), LastNormal: r.lastNormal, Commit: r.commit})
 }
 
@@ -175,6 +176,7 @@ func (r *Replica) OnDoViewChange(m DoViewChange) {
 	}
 	r.log, r.commit = slices.Clone(best.Log), commit
 	r.status, r.lastNormal = StatusNormal, r.view
+	r.dvc = map[int]DoViewChange{}
 	for to := 0; to < r.n; to++ {
 		if to != r.id {
 			r.net.SendStartView(to, StartView{View: r.view, Log: slices.Clone(r.log), Commit: r.commit})
