@@ -12,9 +12,10 @@
 // Style: //sync:tag view,phase on the Replica type (receiver fields), two
 // //sync:handler entry points (OnMessage, OnTimeout). One message type with
 // a nested header carrying the tag (//sync:msg Hdr.View,Hdr.Phase) and a
-// switch over its MsgType, an enum distinct from Phase. The jump and the
-// stale filter are in one helper (catchUp), the mailboxes are maps reset on
-// every tag change; the leader picks the highest QC with a generic helper.
+// switch over its MsgType, an enum distinct from Phase. A routing check
+// (routed) comes first; the stale filter and the jump are in one helper
+// (catchUp); the mailboxes are maps reset on every tag change; the leader
+// picks the highest QC with a generic helper.
 // Transport is an interface with //sync:send methods.
 //
 // Mutants (mutants.txt):

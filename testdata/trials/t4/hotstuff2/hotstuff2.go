@@ -58,18 +58,27 @@ func (r *Replica) catchUp(h Header) bool {
 	return true
 }
 
+// routed reports whether m travels as the protocol says: proposals and
+// certificates come from the leader of their view, new-views and votes go
+// to it. (Signatures are left out.)
+func (r *Replica) routed(m Msg) bool {
+	switch m.Type {
+	case ProposalMsg, CertMsg:
+		return m.From == r.leader(m.Hdr.View)
+	default:
+		return r.leader(m.Hdr.View) == r.id
+	}
+}
+
 // OnMessage handles one message.
 //
 //sync:handler
 func (r *Replica) OnMessage(m Msg) {
-	if !r.catchUp(m.Hdr) {
+	if !r.routed(m) || !r.catchUp(m.Hdr) {
 		return
 	}
 	switch m.Type {
 	case NewViewMsg:
-		if r.leader(r.view) != r.id {
-			return
-		}
 		r.newViews[m.From] = m.QC
 		if len(r.newViews) < r.quorum() {
 			return
@@ -86,7 +95,7 @@ func (r *Replica) OnMessage(m Msg) {
 	case ProposalMsg:
 		// The safety rule: vote only for a block justified by a QC at least
 		// as recent as the lock.
-		if m.From != r.leader(r.view) || m.QC.View < r.locked.View {
+		if m.QC.View < r.locked.View {
 			return
 		}
 		if m.QC.View > r.high.View {
@@ -95,9 +104,6 @@ func (r *Replica) OnMessage(m Msg) {
 		r.phase = PhaseLock
 		r.net.Send(r.leader(r.view), Msg{Hdr: Header{View: r.view, Phase: r.phase}, Type: VoteMsg, From: r.id, Block: m.Block})
 	case VoteMsg:
-		if r.leader(r.view) != r.id {
-			return
-		}
 		r.votes[m.From] = true
 		if len(r.votes) == r.quorum() {
 			r.net.Broadcast(Msg{Hdr: Header{View: r.view, Phase: r.phase}, Type: CertMsg, From: r.id, QC: QC{View: r.view, Block: m.Block}})

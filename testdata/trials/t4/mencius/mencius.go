@@ -68,14 +68,14 @@ func (s *Server) enter(slot uint64) {
 //
 //sync:handler
 func (s *Server) OnSuggest(m *Message) {
+	if int(m.GetFrom()) != s.owner(m.GetSlot()) {
+		return
+	}
 	if m.GetSlot() < s.slot || (m.GetSlot() == s.slot && s.phase > PhaseSuggest) {
 		return
 	}
 	if m.GetSlot() > s.slot {
 		s.enter(m.GetSlot())
-	}
-	if int(m.GetFrom()) != s.owner(s.slot) {
-		return
 	}
 	s.phase = PhaseAccept
 	s.peers[s.owner(s.slot)] <- &Message{Slot: s.slot, Kind: KindAccepted, From: int32(s.id)}
@@ -86,10 +86,10 @@ func (s *Server) OnSuggest(m *Message) {
 //
 //sync:handler
 func (s *Server) OnSkip(m *Message) {
-	if m.GetSlot() < s.slot || (m.GetSlot() == s.slot && s.phase > PhaseSuggest) {
+	if int(m.GetFrom()) != s.owner(m.GetSlot()) {
 		return
 	}
-	if int(m.GetFrom()) != s.owner(m.GetSlot()) {
+	if m.GetSlot() < s.slot || (m.GetSlot() == s.slot && s.phase > PhaseSuggest) {
 		return
 	}
 	if m.GetSlot() > s.slot {
