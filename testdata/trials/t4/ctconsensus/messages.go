@@ -52,6 +52,7 @@ type Decide struct {
 // Transport moves opaque payloads between processes; it knows nothing of
 // the protocol.
 type Transport interface {
+	// Deliver hands payload to the network for process to.
 	Deliver(to int, payload any)
 }
 

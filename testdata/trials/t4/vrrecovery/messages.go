@@ -81,18 +81,32 @@ type RecoveryResponse struct {
 
 // Transport is the RPC surface between replicas, one method per message.
 type Transport interface {
+	// SendPrepare sends m to replica to.
+	//
 	//sync:send
 	SendPrepare(to int, m Prepare)
+	// SendPrepareOK sends m to replica to.
+	//
 	//sync:send
 	SendPrepareOK(to int, m PrepareOK)
+	// SendStartViewChange sends m to replica to.
+	//
 	//sync:send
 	SendStartViewChange(to int, m StartViewChange)
+	// SendDoViewChange sends m to replica to.
+	//
 	//sync:send
 	SendDoViewChange(to int, m DoViewChange)
+	// SendStartView sends m to replica to.
+	//
 	//sync:send
 	SendStartView(to int, m StartView)
+	// SendRecovery sends m to replica to.
+	//
 	//sync:send
 	SendRecovery(to int, m Recovery)
+	// SendRecoveryResponse sends m to replica to.
+	//
 	//sync:send
 	SendRecoveryResponse(to int, m RecoveryResponse)
 }
