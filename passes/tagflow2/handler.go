@@ -32,6 +32,15 @@ func (la *loopAnalysis) runHandler() []tagflow.Finding {
 	entry.last = equalSet(la.k)
 	if p := la.receivedParam(); p != nil {
 		la.received(entry, p, p.Type())
+		// Which messages the driver hands to this handler is not in the
+		// code: a handler per message kind (OnPromise) is often called
+		// only with its kind, which it then need not test. A message
+		// of any round is assumed, but not as a fact a violation can
+		// rest on: what the handler does with a message of the wrong
+		// round is "cannot prove".
+		t := entry.terms[regKey(p)]
+		t.approx = true
+		entry.terms[regKey(p)] = t
 	}
 	return la.solveAndCheck(entry)
 }
@@ -344,6 +353,18 @@ func (la *loopAnalysis) noteEmptied(s *state, addr, val ssa.Value) {
 		s.clean |= 1 << j
 	default:
 		s.clean &^= 1 << j
+		s.written |= 1 << j
+	}
+}
+
+// noteWritten records an update of the mailbox the collection v was loaded
+// from (votes[m.From] = true).
+func (la *loopAnalysis) noteWritten(s *state, v ssa.Value) {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if j := la.mailboxAt(ld.X); j >= 0 {
+			s.clean &^= 1 << j
+			s.written |= 1 << j
+		}
 	}
 }
 
@@ -391,6 +412,10 @@ func (la *loopAnalysis) checkMailboxes(s *state, pos token.Pos) {
 		case s.owed&(1<<j) == 0:
 		case !mb.msgs:
 			la.report(3, pos, true, "the tag changes while %s, filled from received messages, is not emptied: if it counts what the round received (a mailbox), empty it when the tag changes", mb.field.Name())
+		case s.written&(1<<j) == 0:
+			// Only the entry's assumption says the field holds
+			// something: other handlers may have emptied it.
+			la.report(3, pos, true, "the tag changes without emptying %s, which may hold what was received in the old round: its content would count in the new one", mb.field.Name())
 		case s.owedByMsg&(1<<j) != 0:
 			la.report(4, pos, false, "the handler moves to the round of a received message without emptying %s, which holds what was received in the old round", mb.field.Name())
 		default:

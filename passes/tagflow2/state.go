@@ -54,6 +54,10 @@ type state struct {
 	// not written since (a change of the tag then owes nothing). See
 	// handler.go; loops leave them zero.
 	owed, owedByMsg, clean uint64
+	// written has bit j set when this step of the handler put something
+	// in mailbox field j: what the field holds at a tag change is then
+	// witnessed by the path, not only assumed at the entry.
+	written uint64
 	// bools are the locations of booleans holding the value of a
 	// comparison (or a constant) computed earlier: in naive SSA, a && b
 	// used as a value goes through one, and a branch on it is a branch on
@@ -124,7 +128,7 @@ func (lattice) Equals(a, b *state) bool {
 		return a == b
 	}
 	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
-		a.assumed == b.assumed && a.split == b.split && a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean &&
+		a.assumed == b.assumed && a.split == b.split && a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean && a.written == b.written &&
 		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.readPending, b.readPending) && maps.Equal(a.bools, b.bools)
 }
 
@@ -149,6 +153,7 @@ func (lattice) Merge(a, b *state) *state {
 	}
 	out.owed, out.owedByMsg = a.owed|b.owed, a.owedByMsg|b.owedByMsg
 	out.clean = a.clean & b.clean
+	out.written = a.written | b.written
 	out.lastApprox = a.lastApprox || b.lastApprox
 	for key, bt := range b.terms {
 		at, ok := out.terms[key]

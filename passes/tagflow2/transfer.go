@@ -122,6 +122,7 @@ func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
 		la.newCollection(s, in)
 	case *ssa.MapUpdate:
 		la.checkStaleWrite(s, in.Map, in)
+		la.noteWritten(s, in.Map)
 		la.storeElement(s, in.Map, in.Value, in)
 		if la.elemMsg(in.Map.Type()) == nil && la.inRegion(in) && la.persistent(in.Map, in) {
 			// votes[m.From] = true: the key is the message's data.
@@ -217,6 +218,12 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 		}
 		t.approx = la.unread(t.msg)
 		for i, c := range t.msg.Components {
+			if i < la.k && c.Method != nil {
+				// A round a method computes (Phase() switching on a
+				// Kind field): what the fields make of it is not
+				// followed.
+				t.approx = true
+			}
 			if i < la.k && c.Kind == annotations.Const && s.assumed&(1<<i) != 0 && t.rel.Component(i) != lexrel.Any {
 				// Its constant round compared with a round known only
 				// from the enum's constants, which ruled something out.
