@@ -228,7 +228,7 @@ func (la *loopAnalysis) mailboxes() []mailboxField {
 		}
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
-				if fv, ok := writtenField(instr, param); ok && fv != nil && !tag[fv.Origin()] && isCollection(fv.Type()) {
+				if fv, ok := writtenField(instr, param); ok && fv != nil && !tag[fv.Origin()] && isCollection(fv.Type()) && !keyedByTag(instr, tag) {
 					comps[fv.Origin()] |= la.carriedFields(m)
 				}
 			}
@@ -272,6 +272,48 @@ func isCollection(t types.Type) bool {
 // writtenField is the field of a struct instr writes with data derived
 // from the parameter param: a store to a field (n.log = append(n.log,
 // m.Cmd)), or an update of a map held in a field (n.votes[m.From] = true).
+// keyedByTag reports whether instr writes an entry of a collection under
+// a key or index that is a component of the current tag (Finalized[r.height]
+// = b, log[r.slot] = v): such a field keeps each round's entry apart, a
+// record of rounds, not a mailbox whose content one round would count in
+// the next.
+func keyedByTag(instr ssa.Instruction, tag map[*types.Var]bool) bool {
+	var key ssa.Value
+	switch in := instr.(type) {
+	case *ssa.MapUpdate:
+		key = in.Key
+	case *ssa.Store:
+		ia, ok := in.Addr.(*ssa.IndexAddr)
+		if !ok {
+			return false
+		}
+		key = ia.Index
+	default:
+		return false
+	}
+	for {
+		switch k := key.(type) {
+		case *ssa.Convert:
+			key = k.X
+			continue
+		case *ssa.ChangeType:
+			key = k.X
+			continue
+		}
+		break
+	}
+	ld, ok := key.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	fv := fieldOf(fa)
+	return fv != nil && tag[fv.Origin()]
+}
+
 func writtenField(instr ssa.Instruction, param *ssa.Parameter) (*types.Var, bool) {
 	var addr ssa.Value
 	var vals []ssa.Value

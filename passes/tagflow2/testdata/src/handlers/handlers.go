@@ -227,3 +227,41 @@ func (p *Peer) Rewind() {
 	p.zxid = Zxid{Epoch: p.zxid.Epoch - 1, Counter: p.zxid.Counter}
 	p.send(ZMsg{Epoch: p.zxid.Epoch, Counter: p.zxid.Counter}) // want `condition 1: the tag \(zxid.Epoch,zxid.Counter,step\) is lower here than at the last communication point`
 }
+
+// Recording keeps, per term, the leader it heard of: a record keyed by the
+// term keeps each round's entry apart, so moving to a later term owes no
+// emptying (it is no mailbox); votes, counted across terms, is one.
+//
+//sync:tag term,role
+type Recording struct {
+	term    uint64
+	role    Role
+	leaders map[uint64]int
+	votes   map[int]bool
+}
+
+//sync:handler
+func (r *Recording) OnHeartbeat(m Message) {
+	if m.Term < r.term {
+		return
+	}
+	if m.Term > r.term {
+		r.term, r.role = m.Term, Follower
+		r.votes = map[int]bool{}
+	}
+	r.leaders[r.term] = m.From
+}
+
+//sync:handler
+func (r *Recording) OnVote(m Message) {
+	if m.Term != r.term {
+		return
+	}
+	r.votes[m.From] = true
+}
+
+//sync:handler
+func (r *Recording) Timeout() {
+	r.term++
+	r.role = Candidate
+} // want `cannot prove 3: the tag changes while votes, filled from received messages, is not emptied: if it counts what the round received \(a mailbox\), empty it when the tag changes`
