@@ -191,6 +191,10 @@ func (la *loopAnalysis) initialParts(s *state) {
 		}
 		s.cur[i] = c
 		s.assumed |= 1 << i
+		if s.enums == nil {
+			s.enums = new([lexrel.MaxK]constSet)
+		}
+		s.enums[i] = c
 	}
 }
 

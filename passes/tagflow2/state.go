@@ -54,6 +54,11 @@ type state struct {
 	// not written since (a change of the tag then owes nothing). See
 	// handler.go; loops leave them zero.
 	owed, owedByMsg, clean uint64
+	// enums are, per component kept in a Go enum, its constants: a
+	// component set to a value of unknown constants (a received
+	// message's round) is assumed to hold one of them (see assumed).
+	// Shared by every state of an analysis.
+	enums *[lexrel.MaxK]constSet
 	// written has bit j set when this step of the handler put something
 	// in mailbox field j: what the field holds at a tag change is then
 	// witnessed by the path, not only assumed at the entry.
@@ -291,6 +296,7 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 	s.last = s.last.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(rel, r) })
 	s.cur[i] = consts
 	s.assumed &^= 1 << i
+	s.assumeEnum(i)
 	if srcOK && int(src.comp) == i {
 		if t, ok := s.terms[src.key]; ok {
 			t.rel = t.rel.Assign(i, lexrel.EQ)
@@ -338,6 +344,7 @@ func (s *state) assignFrom(key termKey, mask uint) {
 			m.rel = m.rel.Assign(i, lexrel.EQ)
 			s.cur[i] = m.consts.at(i)
 			s.assumed &^= 1 << i
+			s.assumeEnum(i)
 			s.unknownAt[i] = token.NoPos
 		}
 	}
@@ -348,6 +355,16 @@ func (s *state) assignFrom(key termKey, mask uint) {
 		}
 	}
 	s.refineAll()
+}
+
+// assumeEnum makes component i, if its constants are unknown and it is
+// kept in a Go enum, one of the enum's constants, as an assumption.
+func (s *state) assumeEnum(i int) {
+	if s.cur[i].known || s.enums == nil || !s.enums[i].known {
+		return
+	}
+	s.cur[i] = s.enums[i]
+	s.assumed |= 1 << i
 }
 
 // settleSingle notes that component i of the tag was just set to that of

@@ -584,6 +584,11 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 			} else {
 				s.noteRead(base.key)
 			}
+			if base.comp == partComp {
+				// m.Hdr handed on and selected from (h.View).
+				path = append([]int{int(base.sub)}, path...)
+				base.comp, base.sub = wholeComp, 0
+			}
 			t, ok := s.terms[base.key]
 			if !ok || base.comp != wholeComp || t.kind != messageTerm {
 				return ref{}, false
@@ -615,7 +620,11 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 					return ref{key: base.key, comp: wholeComp}, true
 				}
 			}
-			return ref{key: base.key, comp: componentOf(t.msg, path)}, true
+			c := componentOf(t.msg, path)
+			if c == partComp && len(path) == 1 {
+				return ref{key: base.key, comp: c, sub: int8(path[0])}, true
+			}
+			return ref{key: base.key, comp: c}, true
 		}
 	}
 }

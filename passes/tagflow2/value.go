@@ -280,4 +280,8 @@ const (
 type ref struct {
 	key  termKey
 	comp int8
+	// sub is, for comp == partComp, the message's field holding tag
+	// components that the value is (m.Hdr): selecting from it (h.View,
+	// in a helper it was handed to) selects from the message.
+	sub int8
 }
