@@ -6,8 +6,10 @@ import (
 )
 
 // TestPackedIndex: the packed visited set holds the states whose numbers
-// fit in its fields, grows, and turns into a wide index, keeping every
-// state, when one does not fit (n = 15: 4 bits per process).
+// fit in its fields, keeps the states that differ only in the last
+// process's field in one group, grows, and turns into a wide index,
+// keeping every state, when one does not fit (n = 15: 4 bits per
+// process).
 func TestPackedIndex(t *testing.T) {
 	const n = 15
 	var keys [][]uint32
@@ -25,16 +27,38 @@ func TestPackedIndex(t *testing.T) {
 		keys = append(keys, k)
 		x.add(k)
 	}
-	// 256 distinct states (the monitor has 4 bits), each added twice:
-	// the table of 1,024 slots is then a quarter full.
+	// 256 distinct states (the monitor has 4 bits), each added twice,
+	// in 256 groups: the table of 1,024 slots is then a quarter full.
 	for seed := range uint32(512) {
 		add(key(seed, seed%16, uint64(seed/16%16)))
 	}
-	if x.wide != nil || x.count != 256 || len(x.table) != 1024 {
-		t.Fatalf("packed: wide %v, %d words, %d slots; want packed, 256, 1024", x.wide != nil, x.count, len(x.table))
+	if x.wide != nil || x.count != 256 || x.groups != 256 || len(x.table) != 2*1024 {
+		t.Fatalf("packed: wide %v, %d words in %d groups, %d slots; want packed, 256 in 256, 1024",
+			x.wide != nil, x.count, x.groups, len(x.table)/2)
 	}
 	if x.has(key(0, 1, 0)) || !x.has(key(17, 1, 1)) {
 		t.Errorf("packed membership wrong")
+	}
+	// The 16 states that differ from seed 0's only in the last field
+	// form one group (seed 0's), which grows by 15 states.
+	for last := range uint32(16) {
+		add(key(0, last, 0))
+	}
+	if x.count != 256+15 || x.groups != 256 {
+		t.Fatalf("one group: %d words in %d groups; want 271 in 256", x.count, x.groups)
+	}
+	// 600 more groups (the first three fields 600 numbers, the
+	// others 15): the table doubles (at most half full).
+	for seed := range uint32(600) {
+		k := key(0, 0, 0)
+		for p := range n - 1 {
+			k[p] = 15
+		}
+		k[0], k[1], k[2] = seed&15, seed>>4&15, seed>>8
+		add(k)
+	}
+	if x.count != 871 || x.groups != 856 || len(x.table) != 2*2048 {
+		t.Fatalf("grown: %d words in %d groups, %d slots; want 871 in 856, 2048", x.count, x.groups, len(x.table)/2)
 	}
 	big := key(5, 16, 0) // 16 does not fit in 4 bits
 	if x.has(big) {
@@ -49,7 +73,7 @@ func TestPackedIndex(t *testing.T) {
 			t.Fatalf("state %v lost when the index turned wide", k)
 		}
 	}
-	if x.has(key(0, 1, 0)) {
+	if x.has(key(0, 1, 1)) {
 		t.Errorf("wide membership wrong")
 	}
 	if !slices.Equal(big, keys[len(keys)-1]) {
