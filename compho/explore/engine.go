@@ -380,9 +380,14 @@ type step struct {
 	cands   []compho.Set
 	sent    [][]uint32
 	// The current receiver's table of outcomes and the numbers of its
-	// candidates (see prepare).
-	unit  []uint32
-	table []uint32
+	// candidates (see prepare); its d distinct messages, their counts,
+	// radixes and senders.
+	unit   []uint32
+	table  []uint32
+	d      int
+	counts [16]int
+	radix  [16]uint32
+	from   [16]compho.Set
 }
 
 // prepare readies the table of outcomes of receiver p, for a multiset
@@ -399,20 +404,24 @@ func (s *step) prepare(p int) {
 		return
 	}
 	var distinct [16]uint32
-	var counts [16]int
+	counts := &s.counts
 	d := 0
 	for x := uint64(s.cands[p]); x != 0; x &= x - 1 {
-		m := s.sent[bits.TrailingZeros64(x)][p]
+		q := bits.TrailingZeros64(x)
+		m := s.sent[q][p]
 		r := 0
 		for r < d && distinct[r] != m {
 			r++
 		}
 		if r == d {
 			distinct[d] = m
+			counts[d], s.from[d] = 0, 0
 			d++
 		}
 		counts[r]++
+		s.from[r] |= 1 << q
 	}
+	s.d = d
 	// The table's key: the receiver's state and the multiset, as sorted
 	// (message, count) pairs.
 	var buf [16]int
@@ -447,7 +456,7 @@ func (s *step) prepare(p int) {
 		w.tableCells += size
 	}
 	// Radix of each distinct message, in sorted order.
-	var radix [16]uint32
+	radix := &s.radix
 	mul := uint32(1)
 	for _, r := range order {
 		radix[r] = mul
@@ -646,6 +655,9 @@ func (s *step) options(mode Mode, p int, opts []option) ([]option, bool, error) 
 // of the network's Sets (all tagged 0); ok is false if an Update called
 // a machine.
 func (s *step) sized(p, least int, opts []option) ([]option, bool, error) {
+	if s.table != nil {
+		return s.multisets(p, least, opts)
+	}
 	c := s.cands[p]
 	for x := c; ; x = (x - 1) & c {
 		if x.Len() >= least {
@@ -661,6 +673,70 @@ func (s *step) sized(p, least int, opts []option) ([]option, bool, error) {
 			return opts, true, nil
 		}
 	}
+}
+
+// multisets is sized for a receiver with a table of outcomes: it
+// computes the outcome of each multiset of messages the receiver may hear
+// (a table cell) once, instead of once per HO set that brings it, and
+// gives the options in the order sized does. Of the HO sets that bring a
+// multiset (k_r of the senders of each distinct message r), the first
+// that sized tries, the largest as a number, takes the k_r highest
+// senders of each r; an option's set is the first of its multisets'.
+func (s *step) multisets(p, least int, opts []option) ([]option, bool, error) {
+	d := s.d
+	// tops[r][k]: the k highest senders of message r.
+	var tops [16][16]compho.Set
+	for r := range d {
+		rest := s.from[r]
+		for k := 1; k <= s.counts[r]; k++ {
+			top := compho.Set(1) << (63 - bits.LeadingZeros64(uint64(rest)))
+			tops[r][k] = tops[r][k-1] | top
+			rest &^= top
+		}
+	}
+	start := len(opts)
+	var k [16]int
+	var x compho.Set
+	var cell uint32
+	size := 0
+	for {
+		if size >= least {
+			id := s.table[cell]
+			if id == 0 {
+				out, ok, err := s.run(p, x)
+				if err != nil || !ok {
+					return opts, ok, err
+				}
+				id = out + 1
+				s.table[cell] = id
+			}
+			if i := slices.IndexFunc(opts[start:], func(o option) bool { return o.id == id-1 }); i < 0 {
+				opts = append(opts, option{id: id - 1, ho: x})
+			} else if o := &opts[start+i]; x > o.ho {
+				o.ho = x
+			}
+		}
+		// The next multiset: an odometer over the counts.
+		r := 0
+		for ; r < d; r++ {
+			if k[r] < s.counts[r] {
+				k[r]++
+				x |= tops[r][k[r]]
+				cell += s.radix[r]
+				size++
+				break
+			}
+			x &^= tops[r][k[r]]
+			cell -= uint32(k[r]) * s.radix[r]
+			size -= k[r]
+			k[r] = 0
+		}
+		if r == d {
+			break
+		}
+	}
+	slices.SortFunc(opts[start:], func(a, b option) int { return cmpSeq(uint64(b.ho), uint64(a.ho)) })
+	return opts, true, nil
 }
 
 // sameInputs reports whether receivers p and q, in the same state, run
