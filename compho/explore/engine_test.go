@@ -3,6 +3,8 @@ package explore
 import (
 	"slices"
 	"testing"
+
+	"github.com/ccvet/ccvet/compho"
 )
 
 // TestPackedIndex: the packed visited set holds the states whose numbers
@@ -78,5 +80,68 @@ func TestPackedIndex(t *testing.T) {
 	}
 	if !slices.Equal(big, keys[len(keys)-1]) {
 		t.Errorf("keys changed")
+	}
+}
+
+// selfOTR is otr whose state is set up by Init, from its initial value
+// and its identity: process p starts with x = (x0+p) mod n. Its Key,
+// before Init, writes x0, or panics if strict.
+type selfOTR struct {
+	x0     int
+	strict bool
+	st     *otr
+}
+
+func (m *selfOTR) Rounds() []compho.Round {
+	return []compho.Round{{Name: "OTR",
+		Send:   func(c *compho.Ctx) { m.st.send(c) },
+		Update: func(c *compho.Ctx, mbox compho.Mailbox) { m.st.update(c, mbox) }}}
+}
+
+func (m *selfOTR) Init(c *compho.Ctx) { m.st = &otr{x: (m.x0 + int(c.Self())) % c.N()} }
+
+func (m *selfOTR) Halted() bool { return false }
+
+func (m *selfOTR) Clone(*compho.Copier) compho.Machine {
+	c := *m
+	if m.st != nil {
+		st := *m.st
+		c.st = &st
+	}
+	return &c
+}
+
+func (m *selfOTR) Key(k *compho.Key) {
+	if m.st == nil {
+		if m.strict {
+			panic("not started")
+		}
+		k.Int(int64(m.x0))
+		return
+	}
+	m.st.Key(k)
+}
+
+// TestInitialStarts: the initial states are started per process (the
+// same machine state started as another process is another process
+// state), and a Key that panics before Init only costs the start: the
+// 652 states of OneThirdRule for n = 4.
+func TestInitialStarts(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		var initial [][]*selfOTR
+		for _, procs := range otrInitial(4) {
+			ms := make([]*selfOTR, len(procs))
+			for p, m := range procs {
+				ms[p] = &selfOTR{x0: m.x, strict: strict}
+			}
+			initial = append(initial, ms)
+		}
+		res, err := Explore(Model[*selfOTR]{Initial: initial, AbstractCounters: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.States != 652 || res.Transitions != 8148 {
+			t.Errorf("strict %v: %d states, %d transitions; want 652, 8148", strict, res.States, res.Transitions)
+		}
 	}
 }

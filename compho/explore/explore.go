@@ -3,6 +3,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -522,7 +523,11 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 
 // initialLevel interns the initial states of m. Each process is started
 // on its own (compho.Starter), on a clone of its machine (one Copier per
-// process).
+// process), unless a machine of the same type in the same state (by its
+// Key, counters included) was started as the same process before: the
+// same state started alike gives the same process state, and the
+// hundreds of thousands of initial states of a search are made of a few
+// process states.
 func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 	ids := make([]uint32, e.n)
 	var key []uint32
@@ -531,6 +536,8 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 		return err
 	}
 	k := &compho.Key{AbstractCounters: m.AbstractCounters}
+	pre := &compho.Key{}
+	started := make([]map[reflect.Type]map[string]uint32, e.n)
 	for i, procs := range m.Initial {
 		if len(procs) != e.n {
 			return fmt.Errorf("explore: initial state %d has %d processes, not %d", i, len(procs), e.n)
@@ -540,8 +547,15 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 			if !ok {
 				return fmt.Errorf("%w: %T", ErrNotCloneable, pm)
 			}
-			if _, ok := compho.Machine(pm).(compho.Keyer); !ok {
+			kr, ok := compho.Machine(pm).(compho.Keyer)
+			if !ok {
 				return fmt.Errorf("%w: %T", ErrNotCloneable, pm)
+			}
+			typ := reflect.TypeOf(pm)
+			known := preKey(kr, pre)
+			if id, ok := started[p][typ][string(pre.Bytes())]; ok && known {
+				ids[p] = id
+				continue
 			}
 			sys, err := st.Start(compho.PID(p), c.Clone(compho.NewCopier()))
 			if err != nil {
@@ -552,6 +566,16 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 				return fmt.Errorf("%w: %v", ErrNotCloneable, err)
 			}
 			ids[p] = e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(compho.PID(p)) })
+			if !known {
+				continue
+			}
+			if started[p] == nil {
+				started[p] = make(map[reflect.Type]map[string]uint32)
+			}
+			if started[p][typ] == nil {
+				started[p][typ] = make(map[string]uint32)
+			}
+			started[p][typ][string(pre.Bytes())] = ids[p]
 		}
 		if e.symmetric {
 			slices.Sort(ids)
@@ -563,6 +587,20 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 		e.add(key, -1, uint64(i))
 	}
 	return nil
+}
+
+// preKey writes the key of a machine not started yet into k, reporting
+// false if its Key panicked (a Key may expect what Init sets up): the
+// machine is then started, whatever its key.
+func preKey(kr compho.Keyer, k *compho.Key) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	k.Reset()
+	kr.Key(k)
+	return true
 }
 
 // A search is the typed part of Explore.
