@@ -182,18 +182,17 @@ type worker struct {
 	// fastProduct); the emit function of expand sees them otherwise.
 	sink *sink
 	sk   sink // the storage of sink in a search
-	// The groups batched by fastProduct, their slots, the rank of their
-	// first successor and their lastGroup, and the sum of the slots'
+	// The groups batched by fastProduct, and the sum of the slots'
 	// contents (kept so that their loads are not optimized away).
-	batch   [64]uint64
-	slots   [64]int
-	ranks   [64]uint64
-	gis     [64]uint8
+	batch   [64]batched
 	batched int
 	touch   uint64
-	idx     []int
-	key     []uint32
-	lgs     []lastGroup
+	// Scratch space of fastProduct.
+	idx    []int
+	key    []uint32
+	lgs    []lastGroup
+	shifts []uint
+	lanes  []uint64
 }
 
 // A sink receives the successors of one state in a search: those not in
@@ -212,6 +211,13 @@ type sink struct {
 // without those bits, in place in a word, and mask the bitmap of their
 // low bits.
 type lastGroup struct{ hi, mask uint64 }
+
+// A batched is a group looked up by fastProduct: its word, the rank of
+// its first successor, its slot and its lastGroup.
+type batched struct {
+	v, rank  uint64
+	slot, gi uint32
+}
 
 // fastProduct emits the successors of a state to the sink without
 // building their keys: for a network with no monitor and no
@@ -241,7 +247,6 @@ func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *s
 		w.idx = make([]int, n)
 	}
 	idx := w.idx[:n-1]
-	shift := func(p int) uint { return x.rest + uint(n-1-p)*x.b }
 	for _, opts := range all {
 		size := 1
 		for _, o := range opts {
@@ -263,34 +268,55 @@ func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *s
 			lgs[i].mask |= bit
 		}
 		w.lgs = lgs
-		// The first n−1 processes' options vary in an odometer, the
-		// field of each changed in place.
-		clear(idx)
+		// The options of processes 0 to n−3 vary in an odometer, the
+		// field of each changed in place, and process n−2's in an inner
+		// loop, their fields shifted in place beforehand.
+		sh := w.shifts[:0]
+		for p := range n {
+			sh = append(sh, x.rest+uint(n-1-p)*x.b)
+		}
+		w.shifts = sh
+		lanes := append(w.lanes[:0], 0)
+		if n >= 2 {
+			lanes = lanes[:0]
+			for _, o := range opts[n-2] {
+				lanes = append(lanes, uint64(o.id)<<sh[n-2])
+			}
+		}
+		w.lanes = lanes
+		outer := max(n-2, 0)
+		clear(idx[:outer])
 		var prefix uint64
-		for p := range n - 1 {
-			prefix |= uint64(opts[p][0].id) << shift(p)
+		for p := range outer {
+			prefix |= uint64(opts[p][0].id) << sh[p]
 		}
 		rank := sk.rank
-		k := 0
+		step := uint64(len(last))
+		k := w.batched
 		for {
-			for gi, g := range lgs {
-				v := prefix | g.hi
-				w.batch[k], w.slots[k], w.ranks[k], w.gis[k] = v, x.slot(v), rank, uint8(gi)
-				if k++; k == len(w.batch) {
-					w.batched = k
-					w.flush(x, sk, last)
-					k = 0
+			for _, lane := range lanes {
+				for gi, g := range lgs {
+					v := prefix | lane | g.hi
+					w.batch[k&63] = batched{v: v, rank: rank, slot: uint32(x.slot(v)), gi: uint32(gi)}
+					if k++; k == len(w.batch) {
+						w.batched = k
+						w.flush(x, sk, last)
+						k = 0
+					}
 				}
+				rank += step
 			}
-			rank += uint64(len(last))
-			p := n - 2
+			p := outer - 1
 			for ; p >= 0; p-- {
-				old := opts[p][idx[p]].id
-				if idx[p]++; idx[p] == len(opts[p]) {
-					idx[p] = 0
+				o := opts[p]
+				old := o[idx[p]].id
+				i := idx[p] + 1
+				if i == len(o) {
+					i = 0
 				}
-				prefix ^= uint64(old^opts[p][idx[p]].id) << shift(p)
-				if idx[p] != 0 {
+				idx[p] = i
+				prefix ^= uint64(old^o[i].id) << sh[p]
+				if i != 0 {
 					break
 				}
 			}
@@ -313,14 +339,15 @@ func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *s
 func (w *worker) flush(x *packedIndex, sk *sink, last []option) {
 	batch := w.batch[:w.batched]
 	var touch uint64
-	for j := range batch {
-		touch += x.table[2*w.slots[j]]
+	for _, b := range batch {
+		touch += x.table[2*b.slot]
 	}
 	w.touch += touch
 	n := w.e.n
-	for j, g := range batch {
-		lg := w.lgs[w.gis[j]]
-		missing := lg.mask &^ x.bitmapFrom(g, w.slots[j])
+	for _, b := range batch {
+		g := b.v
+		lg := w.lgs[b.gi]
+		missing := lg.mask &^ x.bitmapFrom(g, int(b.slot))
 		if missing == 0 {
 			continue
 		}
@@ -336,7 +363,7 @@ func (w *worker) flush(x *packedIndex, sk *sink, last []option) {
 			}
 			mon := v & (1<<x.rest - 1)
 			w.key = append(w.key, uint32(mon), uint32(mon>>32))
-			sk.set.offer(w.key, sk.order<<32|(w.ranks[j]+uint64(i)), sk.parent)
+			sk.set.offer(w.key, sk.order<<32|(b.rank+uint64(i)), sk.parent)
 		}
 	}
 	w.batched = 0
