@@ -561,7 +561,10 @@ func (s *step) messages() error {
 }
 
 // outcome returns receiver p's state after the step with HO set h; ok
-// is false if its Update called a machine.
+// is false if its Update called a machine. A cell of a table not
+// computed yet is looked up in the worker's cache of outcomes (by the
+// multiset heard) before the Update is run: tables are many (one per
+// multiset sent), the multisets heard far fewer.
 func (s *step) outcome(p int, h compho.Set) (uint32, bool, error) {
 	if s.table == nil {
 		return s.compute(p, h)
@@ -573,7 +576,7 @@ func (s *step) outcome(p int, h compho.Set) (uint32, bool, error) {
 	if id := s.table[i]; id != 0 {
 		return id - 1, true, nil
 	}
-	id, ok, err := s.run(p, h)
+	id, ok, err := s.compute(p, h)
 	if ok && err == nil {
 		s.table[i] = id + 1
 	}
@@ -730,7 +733,7 @@ func (s *step) multisets(p, least int, opts []option) ([]option, bool, error) {
 		if size >= least {
 			id := s.table[cell]
 			if id == 0 {
-				out, ok, err := s.run(p, x)
+				out, ok, err := s.compute(p, x)
 				if err != nil || !ok {
 					return opts, ok, err
 				}

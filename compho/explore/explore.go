@@ -42,9 +42,11 @@ type Model[M compho.Machine] struct {
 	// Symmetric explores the states up to a permutation of the processes
 	// (symmetry reduction): one state per orbit, its canonical form the
 	// sorted process states. It is sound when the processes are
-	// interchangeable: their states do not hold process identities, and
-	// their updates depend on the multiset of messages they hear, not on
-	// who sent them. It needs a symmetric network (AnyLoss, NoLoss,
+	// interchangeable: their states do not hold process identities,
+	// their sends and updates do not read it, and their updates depend
+	// on the multiset of messages they hear, not on who sent them; the
+	// search then takes the machines as compho.Symmetric, declared or
+	// not. It needs a symmetric network (AnyLoss, NoLoss,
 	// Deliver) and machines that call no nested machine; a counterexample
 	// is then searched again without the reduction, to the depth at
 	// which the violation was found, for its trace.
@@ -445,8 +447,15 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		}
 		e.symmetric = true
 	}
+	// Symmetry reduction is sound only for processes that are
+	// interchangeable, which is what the declarations say: their Send
+	// and Update do not read their identity, and an Update depends on
+	// the multiset of messages heard.
 	e.anonymous, e.multiset = true, true
 	for _, procs := range m.Initial {
+		if m.Symmetric {
+			break
+		}
 		for _, p := range procs {
 			if _, ok := compho.Machine(p).(compho.Anonymous); !ok {
 				e.anonymous = false
