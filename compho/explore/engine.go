@@ -172,7 +172,7 @@ type worker struct {
 	// tables holds the outcome tables of multiset machines (see
 	// step.prepare), by receiver state and multiset of messages sent to
 	// it; tableCells counts their entries.
-	tables     map[string][]uint32
+	tables     map[string]*outcomeTable
 	tableCells int
 	// Scratch space of expand, reused from state to state.
 	st   step
@@ -372,7 +372,7 @@ func (w *worker) flush(x *packedIndex, sk *sink, last []option) {
 func newWorker(e *engine) *worker {
 	n := e.n
 	return &worker{e: e, k: compho.Key{AbstractCounters: e.abstract},
-		outcomes: make(map[string]uint32), sent: make(map[uint64][]uint32), tables: make(map[string][]uint32),
+		outcomes: make(map[string]uint32), sent: make(map[uint64][]uint32), tables: make(map[string]*outcomeTable),
 		st: step{locals: make([]*compho.Local, n), running: make([]bool, n), cands: make([]compho.Set, n),
 			sent: make([][]uint32, n), unit: make([]uint32, n)}}
 }
@@ -407,14 +407,9 @@ type step struct {
 	cands   []compho.Set
 	sent    [][]uint32
 	// The current receiver's table of outcomes and the numbers of its
-	// candidates (see prepare); its d distinct messages, their counts,
-	// radixes and senders.
-	unit   []uint32
-	table  []uint32
-	d      int
-	counts [16]int
-	radix  [16]uint32
-	from   [16]compho.Set
+	// candidates (see prepare).
+	unit  []uint32
+	table *outcomeTable
 }
 
 // prepare readies the table of outcomes of receiver p, for a multiset
@@ -431,24 +426,20 @@ func (s *step) prepare(p int) {
 		return
 	}
 	var distinct [16]uint32
-	counts := &s.counts
+	var counts [16]int
 	d := 0
 	for x := uint64(s.cands[p]); x != 0; x &= x - 1 {
-		q := bits.TrailingZeros64(x)
-		m := s.sent[q][p]
+		m := s.sent[bits.TrailingZeros64(x)][p]
 		r := 0
 		for r < d && distinct[r] != m {
 			r++
 		}
 		if r == d {
 			distinct[d] = m
-			counts[d], s.from[d] = 0, 0
 			d++
 		}
 		counts[r]++
-		s.from[r] |= 1 << q
 	}
-	s.d = d
 	// The table's key: the receiver's state and the multiset, as sorted
 	// (message, count) pairs.
 	var buf [16]int
@@ -478,12 +469,12 @@ func (s *step) prepare(p int) {
 			clear(w.tables)
 			w.tableCells = 0
 		}
-		t = make([]uint32, size)
+		t = &outcomeTable{cells: make([]uint32, size)}
 		w.tables[string(b)] = t
 		w.tableCells += size
 	}
 	// Radix of each distinct message, in sorted order.
-	radix := &s.radix
+	var radix [16]uint32
 	mul := uint32(1)
 	for _, r := range order {
 		radix[r] = mul
@@ -573,12 +564,12 @@ func (s *step) outcome(p int, h compho.Set) (uint32, bool, error) {
 	for x := uint64(h); x != 0; x &= x - 1 {
 		i += s.unit[bits.TrailingZeros64(x)]
 	}
-	if id := s.table[i]; id != 0 {
+	if id := s.table.cells[i]; id != 0 {
 		return id - 1, true, nil
 	}
 	id, ok, err := s.compute(p, h)
 	if ok && err == nil {
-		s.table[i] = id + 1
+		s.table.cells[i] = id + 1
 	}
 	return id, ok, err
 }
@@ -683,90 +674,45 @@ func (s *step) options(mode Mode, p int, opts []option) ([]option, bool, error) 
 // sized appends to opts the distinct outcomes of receiver p over the
 // subsets of its candidates with at least least senders, in the order
 // of the network's Sets (all tagged 0); ok is false if an Update called
-// a machine.
+// a machine. With a table of outcomes whose distinct outcomes are known
+// (from a search of all the subsets before), the search stops when it
+// has found them all: the table's multisets are the same in every state
+// that uses it, the order in which their outcomes first appear is not.
 func (s *step) sized(p, least int, opts []option) ([]option, bool, error) {
-	if s.table != nil {
-		return s.multisets(p, least, opts)
+	c, t := s.cands[p], s.table
+	start, want := len(opts), -1
+	if t != nil && t.outs > 0 && t.least == least {
+		want = t.outs
 	}
-	c := s.cands[p]
 	for x := c; ; x = (x - 1) & c {
 		if x.Len() >= least {
 			id, ok, err := s.outcome(p, x)
 			if err != nil || !ok {
 				return opts, ok, err
 			}
-			if !slices.ContainsFunc(opts, func(o option) bool { return o.id == id }) {
-				opts = append(opts, option{id: id, ho: x})
+			if !slices.ContainsFunc(opts[start:], func(o option) bool { return o.id == id }) {
+				if opts = append(opts, option{id: id, ho: x}); len(opts)-start == want {
+					return opts, true, nil
+				}
 			}
 		}
 		if x == 0 {
-			return opts, true, nil
-		}
-	}
-}
-
-// multisets is sized for a receiver with a table of outcomes: it
-// computes the outcome of each multiset of messages the receiver may hear
-// (a table cell) once, instead of once per HO set that brings it, and
-// gives the options in the order sized does. Of the HO sets that bring a
-// multiset (k_r of the senders of each distinct message r), the first
-// that sized tries, the largest as a number, takes the k_r highest
-// senders of each r; an option's set is the first of its multisets'.
-func (s *step) multisets(p, least int, opts []option) ([]option, bool, error) {
-	d := s.d
-	// tops[r][k]: the k highest senders of message r.
-	var tops [16][16]compho.Set
-	for r := range d {
-		rest := s.from[r]
-		for k := 1; k <= s.counts[r]; k++ {
-			top := compho.Set(1) << (63 - bits.LeadingZeros64(uint64(rest)))
-			tops[r][k] = tops[r][k-1] | top
-			rest &^= top
-		}
-	}
-	start := len(opts)
-	var k [16]int
-	var x compho.Set
-	var cell uint32
-	size := 0
-	for {
-		if size >= least {
-			id := s.table[cell]
-			if id == 0 {
-				out, ok, err := s.compute(p, x)
-				if err != nil || !ok {
-					return opts, ok, err
-				}
-				id = out + 1
-				s.table[cell] = id
-			}
-			if i := slices.IndexFunc(opts[start:], func(o option) bool { return o.id == id-1 }); i < 0 {
-				opts = append(opts, option{id: id - 1, ho: x})
-			} else if o := &opts[start+i]; x > o.ho {
-				o.ho = x
-			}
-		}
-		// The next multiset: an odometer over the counts.
-		r := 0
-		for ; r < d; r++ {
-			if k[r] < s.counts[r] {
-				k[r]++
-				x |= tops[r][k[r]]
-				cell += s.radix[r]
-				size++
-				break
-			}
-			x &^= tops[r][k[r]]
-			cell -= uint32(k[r]) * s.radix[r]
-			size -= k[r]
-			k[r] = 0
-		}
-		if r == d {
 			break
 		}
 	}
-	slices.SortFunc(opts[start:], func(a, b option) int { return cmpSeq(uint64(b.ho), uint64(a.ho)) })
+	if t != nil {
+		t.outs, t.least = len(opts)-start, least
+	}
 	return opts, true, nil
+}
+
+// An outcomeTable holds the outcomes of a receiver state for the
+// sub-multisets of a multiset of messages (see step.prepare).
+type outcomeTable struct {
+	cells []uint32 // ID+1 per cell; 0 not computed yet
+	// outs is the number of distinct outcomes of the cells of at least
+	// least messages, once sized has computed them all (0 before).
+	outs, least int
 }
 
 // sameInputs reports whether receivers p and q, in the same state, run
