@@ -159,3 +159,77 @@ func TestInitialStarts(t *testing.T) {
 		}
 	}
 }
+
+// ctr is a machine with many process states: a process broadcasts its
+// value and takes its value plus the sum of the values it heard,
+// weighted by their senders, up to 80. Its states outnumber the 64 bits
+// of a group of the packed index, so that a state's successors fall in
+// several groups.
+type ctr struct{ v int }
+
+func (m *ctr) Rounds() []compho.Round {
+	return []compho.Round{{Name: "CTR", Send: func(c *compho.Ctx) { c.Broadcast(m.v) },
+		Update: func(c *compho.Ctx, mbox compho.Mailbox) {
+			s := m.v
+			for _, e := range mbox {
+				s += (int(e.From) + 1) * e.Msg.(int)
+			}
+			m.v = min(s, 80)
+		}}}
+}
+
+func (m *ctr) Halted() bool                           { return false }
+func (m *ctr) Clone(cp *compho.Copier) compho.Machine { c := *m; return &c }
+func (m *ctr) Key(k *compho.Key)                      { k.Int(int64(m.v)) }
+
+// general is a network the search does not know: it enumerates its
+// sets by calling its mode, and builds every successor's key.
+type general struct{ Network }
+
+// TestFastProductAgrees: the successors looked up by group in the packed
+// index (any loss, DELIVER) are those the general product builds, in the
+// same order (the invariant sees the same states in the same order, with
+// one worker), and the same with two workers.
+func TestFastProductAgrees(t *testing.T) {
+	// Two steps from 4 initial states of 3 processes.
+	var initial [][]*ctr
+	for i := range 4 {
+		initial = append(initial, []*ctr{{i}, {2 * i}, {3*i + 1}})
+	}
+	for _, net := range []Network{AnyLoss(), Deliver(2)} {
+		type run struct {
+			res  *Result
+			seen []int
+		}
+		var runs []run
+		for _, nw := range []Network{net, general{net}} {
+			for _, workers := range []int{1, 2} {
+				var seen []int
+				res, err := Explore(Model[*ctr]{Initial: initial, Network: nw, MaxSteps: 2, Workers: workers,
+					Invariants: []Invariant[*ctr]{{"record", func(v View[*ctr]) error {
+						for _, m := range v.Procs {
+							seen = append(seen, m.v)
+						}
+						return nil
+					}}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if workers == 2 {
+					seen = nil
+				}
+				runs = append(runs, run{res, seen})
+			}
+		}
+		want := map[string][2]int{"any loss": {147864, 331603}, "deliver 2": {1430, 1975}}[net.Name()]
+		for i, r := range runs {
+			if r.res.States != want[0] || r.res.Transitions != want[1] || r.res.Depth != 2 || !r.res.Bounded {
+				t.Errorf("%s, run %d: %d states, %d transitions, depth %d, bounded %v; want %d, %d, 2, true",
+					net.Name(), i, r.res.States, r.res.Transitions, r.res.Depth, r.res.Bounded, want[0], want[1])
+			}
+			if r.seen != nil && !slices.Equal(r.seen, runs[0].seen) {
+				t.Errorf("%s, run %d: the states are numbered differently", net.Name(), i)
+			}
+		}
+	}
+}
