@@ -191,21 +191,33 @@ type general struct{ Network }
 // same order (the invariant sees the same states in the same order, with
 // one worker), and the same with two workers.
 func TestFastProductAgrees(t *testing.T) {
-	// Two steps from 4 initial states of 3 processes.
-	var initial [][]*ctr
-	for i := range 4 {
-		initial = append(initial, []*ctr{{i}, {2 * i}, {3*i + 1}})
+	cases := []struct {
+		n, steps int
+		net      Network
+		// states, transitions
+		want [2]int
+	}{
+		{3, 2, AnyLoss(), [2]int{147864, 331603}},
+		{3, 2, Deliver(2), [2]int{1430, 1975}},
+		{2, 4, AnyLoss(), [2]int{6429, 25503}},
+		{1, 8, AnyLoss(), [2]int{96, 153}},
 	}
-	for _, net := range []Network{AnyLoss(), Deliver(2)} {
+	for _, tc := range cases {
+		// From 4 initial states; the phase counters are part of the
+		// states.
+		var initial [][]*ctr
+		for i := range 4 {
+			initial = append(initial, []*ctr{{i}, {2 * i}, {3*i + 1}}[:tc.n])
+		}
 		type run struct {
 			res  *Result
 			seen []int
 		}
 		var runs []run
-		for _, nw := range []Network{net, general{net}} {
+		for _, nw := range []Network{tc.net, general{tc.net}} {
 			for _, workers := range []int{1, 2} {
 				var seen []int
-				res, err := Explore(Model[*ctr]{Initial: initial, Network: nw, MaxSteps: 2, Workers: workers,
+				res, err := Explore(Model[*ctr]{Initial: initial, Network: nw, MaxSteps: tc.steps, Workers: workers,
 					Invariants: []Invariant[*ctr]{{"record", func(v View[*ctr]) error {
 						for _, m := range v.Procs {
 							seen = append(seen, m.v)
@@ -221,14 +233,13 @@ func TestFastProductAgrees(t *testing.T) {
 				runs = append(runs, run{res, seen})
 			}
 		}
-		want := map[string][2]int{"any loss": {147864, 331603}, "deliver 2": {1430, 1975}}[net.Name()]
 		for i, r := range runs {
-			if r.res.States != want[0] || r.res.Transitions != want[1] || r.res.Depth != 2 || !r.res.Bounded {
-				t.Errorf("%s, run %d: %d states, %d transitions, depth %d, bounded %v; want %d, %d, 2, true",
-					net.Name(), i, r.res.States, r.res.Transitions, r.res.Depth, r.res.Bounded, want[0], want[1])
+			if r.res.States != tc.want[0] || r.res.Transitions != tc.want[1] || r.res.Depth != tc.steps || !r.res.Bounded {
+				t.Errorf("n=%d, %s, run %d: %d states, %d transitions, depth %d, bounded %v; want %d, %d, %d, true",
+					tc.n, tc.net.Name(), i, r.res.States, r.res.Transitions, r.res.Depth, r.res.Bounded, tc.want[0], tc.want[1], tc.steps)
 			}
 			if r.seen != nil && !slices.Equal(r.seen, runs[0].seen) {
-				t.Errorf("%s, run %d: the states are numbered differently", net.Name(), i)
+				t.Errorf("n=%d, %s, run %d: the states are numbered differently", tc.n, tc.net.Name(), i)
 			}
 		}
 	}
