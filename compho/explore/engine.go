@@ -172,7 +172,7 @@ type worker struct {
 	// tables holds the outcome tables of multiset machines (see
 	// step.prepare), by receiver state and multiset of messages sent to
 	// it; tableCells counts their entries.
-	tables     map[string][]uint32
+	tables     map[string]*outcomeTable
 	tableCells int
 	// Scratch space of expand, reused from state to state.
 	st   step
@@ -182,15 +182,17 @@ type worker struct {
 	// fastProduct); the emit function of expand sees them otherwise.
 	sink *sink
 	sk   sink // the storage of sink in a search
-	// The successors' words batched by fastProduct, their slots, and
-	// the sum of the slots' contents (kept so that their loads are not
-	// optimized away).
-	batch   [64]uint64
-	slots   [64]int
+	// The groups batched by fastProduct, and the sum of the slots'
+	// contents (kept so that their loads are not optimized away).
+	batch   [64]batched
 	batched int
 	touch   uint64
-	idx     []int
-	key     []uint32
+	// Scratch space of fastProduct.
+	idx    []int
+	key    []uint32
+	lgs    []lastGroup
+	shifts []uint
+	lanes  []uint64
 }
 
 // A sink receives the successors of one state in a search: those not in
@@ -204,18 +206,30 @@ type sink struct {
 	transitions int
 }
 
+// A lastGroup is the options of the last process whose fields agree but
+// for the bits of a group's bitmap (see packedIndex): hi is the field
+// without those bits, in place in a word, and mask the bitmap of their
+// low bits.
+type lastGroup struct{ hi, mask uint64 }
+
+// A batched is a group looked up by fastProduct: its word, the rank of
+// its first successor, its slot and its lastGroup.
+type batched struct {
+	v, rank  uint64
+	slot, gi uint32
+}
+
 // fastProduct emits the successors of a state to the sink without
 // building their keys: for a network with no monitor and no
-// normalization, every successor's packed word differs from the one
-// before in the fields of the processes whose option changed, and only a
-// word not in the index is unpacked into a key. It reports false,
-// having emitted nothing, when an option does not fit in the packed
-// words.
+// normalization, the successors that differ only in the last process's
+// option share a group of the index (one lookup, its bitmap tested
+// against the options' bits at once), and the groups of consecutive
+// successors differ from the one before in the fields of the processes
+// whose option changed. Only a successor not in the index is unpacked
+// into a key. It reports false, having emitted nothing, when an option
+// does not fit in the packed words.
 func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *sink) (bool, error) {
 	n := w.e.n
-	if n < 3 {
-		return false, nil
-	}
 	lim := uint32(1) << x.b
 	for _, opts := range all {
 		for p := range opts {
@@ -226,53 +240,83 @@ func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *s
 			}
 		}
 	}
-	if x.rest < 64 && mon>>x.rest != 0 {
+	if mon>>x.rest != 0 {
 		return false, nil
 	}
 	if cap(w.idx) < n {
 		w.idx = make([]int, n)
 	}
-	idx := w.idx[:n]
-	shift := func(p int) uint { return x.rest + uint(n-1-p)*x.b }
+	idx := w.idx[:n-1]
 	for _, opts := range all {
-		if slices.ContainsFunc(opts, func(o []option) bool { return len(o) == 0 }) {
+		size := 1
+		for _, o := range opts {
+			size *= len(o)
+		}
+		if size == 0 {
 			continue // a receiver with no allowed set
 		}
-		// The first n−2 processes' options vary in an odometer; for each
-		// of their combinations (a prefix), the last two processes' in
-		// two loops, the slot's hash of the prefix computed once.
-		clear(idx)
-		prefix := mon
-		for p := range n - 2 {
-			prefix |= uint64(opts[p][0].id) << shift(p)
+		last := opts[n-1]
+		lgs := w.lgs[:0]
+		for _, o := range last {
+			hi := uint64(o.id)<<x.rest&^x.gmask | mon
+			bit := uint64(1) << (uint64(o.id) & x.lowMask)
+			i := slices.IndexFunc(lgs, func(g lastGroup) bool { return g.hi == hi })
+			if i < 0 {
+				lgs = append(lgs, lastGroup{hi: hi})
+				i = len(lgs) - 1
+			}
+			lgs[i].mask |= bit
 		}
-		last, next := opts[n-1], opts[n-2]
-		b, rest, mask := x.b, x.rest, x.mask
-		batch, slots := &w.batch, &w.slots
+		w.lgs = lgs
+		// The options of processes 0 to n−3 vary in an odometer, the
+		// field of each changed in place, and process n−2's in an inner
+		// loop, their fields shifted in place beforehand.
+		sh := w.shifts[:0]
+		for p := range n {
+			sh = append(sh, x.rest+uint(n-1-p)*x.b)
+		}
+		w.shifts = sh
+		lanes := append(w.lanes[:0], 0)
+		if n >= 2 {
+			lanes = lanes[:0]
+			for _, o := range opts[n-2] {
+				lanes = append(lanes, uint64(o.id)<<sh[n-2])
+			}
+		}
+		w.lanes = lanes
+		outer := max(n-2, 0)
+		clear(idx[:outer])
+		var prefix uint64
+		for p := range outer {
+			prefix |= uint64(opts[p][0].id) << sh[p]
+		}
+		rank := sk.rank
+		step := uint64(len(last))
+		k := w.batched
 		for {
-			base := x.prefixHash(prefix)
-			k := w.batched
-			for _, o2 := range next {
-				for _, o1 := range last {
-					low := uint64(o2.id)<<b | uint64(o1.id)
-					batch[k] = prefix | low<<rest
-					slots[k] = int((base + x.inner(low)) & mask)
-					if k++; k == len(batch) {
+			for _, lane := range lanes {
+				for gi, g := range lgs {
+					v := prefix | lane | g.hi
+					w.batch[k&63] = batched{v: v, rank: rank, slot: uint32(x.slot(v)), gi: uint32(gi)}
+					if k++; k == len(w.batch) {
 						w.batched = k
-						w.flush(x, sk)
+						w.flush(x, sk, last)
 						k = 0
 					}
 				}
+				rank += step
 			}
-			w.batched = k
-			p := n - 3
+			p := outer - 1
 			for ; p >= 0; p-- {
-				old := opts[p][idx[p]].id
-				if idx[p]++; idx[p] == len(opts[p]) {
-					idx[p] = 0
+				o := opts[p]
+				old := o[idx[p]].id
+				i := idx[p] + 1
+				if i == len(o) {
+					i = 0
 				}
-				prefix ^= uint64(old^opts[p][idx[p]].id) << shift(p)
-				if idx[p] != 0 {
+				idx[p] = i
+				prefix ^= uint64(old^o[i].id) << sh[p]
+				if i != 0 {
 					break
 				}
 			}
@@ -280,43 +324,55 @@ func (w *worker) fastProduct(x *packedIndex, all [][][]option, mon uint64, sk *s
 				break
 			}
 		}
+		w.batched = k
+		w.flush(x, sk, last)
+		sk.rank += uint64(size)
+		sk.transitions += size
 	}
-	w.flush(x, sk)
 	return true, nil
 }
 
-// flush looks the batched words up in the index and offers the new ones
-// to the sink, in order. The slots of the whole batch are loaded first,
-// without a branch on what they hold, so that their cache misses
-// overlap; the lookups then find them in the cache.
-func (w *worker) flush(x *packedIndex, sk *sink) {
+// flush looks the batched groups up in the index and offers the
+// successors not in it to the sink. The slots of the whole batch are
+// loaded first, without a branch on what they hold, so that their cache
+// misses overlap; the lookups then find them in the cache.
+func (w *worker) flush(x *packedIndex, sk *sink, last []option) {
 	batch := w.batch[:w.batched]
 	var touch uint64
-	for j := range batch {
-		touch += x.table[w.slots[j]]
+	for _, b := range batch {
+		touch += x.table[2*b.slot]
 	}
 	w.touch += touch
 	n := w.e.n
-	for j, v := range batch {
-		if !x.hasFrom(v, w.slots[j]) {
+	for _, b := range batch {
+		g := b.v
+		lg := w.lgs[b.gi]
+		missing := lg.mask &^ x.bitmapFrom(g, int(b.slot))
+		if missing == 0 {
+			continue
+		}
+		for i, o := range last {
+			low := uint64(o.id) & x.lowMask
+			if uint64(o.id)<<x.rest&^x.gmask|g&(1<<x.rest-1) != lg.hi || missing&(1<<low) == 0 {
+				continue
+			}
+			v := g | low<<x.rest
 			w.key = w.key[:0]
 			for p := range n {
 				w.key = append(w.key, uint32(v>>(x.rest+uint(n-1-p)*x.b)&x.idMask))
 			}
 			mon := v & (1<<x.rest - 1)
 			w.key = append(w.key, uint32(mon), uint32(mon>>32))
-			sk.set.offer(w.key, sk.order<<32|sk.rank, sk.parent)
+			sk.set.offer(w.key, sk.order<<32|(b.rank+uint64(i)), sk.parent)
 		}
-		sk.rank++
 	}
-	sk.transitions += len(batch)
 	w.batched = 0
 }
 
 func newWorker(e *engine) *worker {
 	n := e.n
 	return &worker{e: e, k: compho.Key{AbstractCounters: e.abstract},
-		outcomes: make(map[string]uint32), sent: make(map[uint64][]uint32), tables: make(map[string][]uint32),
+		outcomes: make(map[string]uint32), sent: make(map[uint64][]uint32), tables: make(map[string]*outcomeTable),
 		st: step{locals: make([]*compho.Local, n), running: make([]bool, n), cands: make([]compho.Set, n),
 			sent: make([][]uint32, n), unit: make([]uint32, n)}}
 }
@@ -353,7 +409,7 @@ type step struct {
 	// The current receiver's table of outcomes and the numbers of its
 	// candidates (see prepare).
 	unit  []uint32
-	table []uint32
+	table *outcomeTable
 }
 
 // prepare readies the table of outcomes of receiver p, for a multiset
@@ -413,7 +469,7 @@ func (s *step) prepare(p int) {
 			clear(w.tables)
 			w.tableCells = 0
 		}
-		t = make([]uint32, size)
+		t = &outcomeTable{cells: make([]uint32, size)}
 		w.tables[string(b)] = t
 		w.tableCells += size
 	}
@@ -496,7 +552,10 @@ func (s *step) messages() error {
 }
 
 // outcome returns receiver p's state after the step with HO set h; ok
-// is false if its Update called a machine.
+// is false if its Update called a machine. A cell of a table not
+// computed yet is looked up in the worker's cache of outcomes (by the
+// multiset heard) before the Update is run: tables are many (one per
+// multiset sent), the multisets heard far fewer.
 func (s *step) outcome(p int, h compho.Set) (uint32, bool, error) {
 	if s.table == nil {
 		return s.compute(p, h)
@@ -505,12 +564,12 @@ func (s *step) outcome(p int, h compho.Set) (uint32, bool, error) {
 	for x := uint64(h); x != 0; x &= x - 1 {
 		i += s.unit[bits.TrailingZeros64(x)]
 	}
-	if id := s.table[i]; id != 0 {
+	if id := s.table.cells[i]; id != 0 {
 		return id - 1, true, nil
 	}
-	id, ok, err := s.run(p, h)
+	id, ok, err := s.compute(p, h)
 	if ok && err == nil {
-		s.table[i] = id + 1
+		s.table.cells[i] = id + 1
 	}
 	return id, ok, err
 }
@@ -615,23 +674,45 @@ func (s *step) options(mode Mode, p int, opts []option) ([]option, bool, error) 
 // sized appends to opts the distinct outcomes of receiver p over the
 // subsets of its candidates with at least least senders, in the order
 // of the network's Sets (all tagged 0); ok is false if an Update called
-// a machine.
+// a machine. With a table of outcomes whose distinct outcomes are known
+// (from a search of all the subsets before), the search stops when it
+// has found them all: the table's multisets are the same in every state
+// that uses it, the order in which their outcomes first appear is not.
 func (s *step) sized(p, least int, opts []option) ([]option, bool, error) {
-	c := s.cands[p]
+	c, t := s.cands[p], s.table
+	start, want := len(opts), -1
+	if t != nil && t.outs > 0 && t.least == least {
+		want = t.outs
+	}
 	for x := c; ; x = (x - 1) & c {
 		if x.Len() >= least {
 			id, ok, err := s.outcome(p, x)
 			if err != nil || !ok {
 				return opts, ok, err
 			}
-			if !slices.ContainsFunc(opts, func(o option) bool { return o.id == id }) {
-				opts = append(opts, option{id: id, ho: x})
+			if !slices.ContainsFunc(opts[start:], func(o option) bool { return o.id == id }) {
+				if opts = append(opts, option{id: id, ho: x}); len(opts)-start == want {
+					return opts, true, nil
+				}
 			}
 		}
 		if x == 0 {
-			return opts, true, nil
+			break
 		}
 	}
+	if t != nil {
+		t.outs, t.least = len(opts)-start, least
+	}
+	return opts, true, nil
+}
+
+// An outcomeTable holds the outcomes of a receiver state for the
+// sub-multisets of a multiset of messages (see step.prepare).
+type outcomeTable struct {
+	cells []uint32 // ID+1 per cell; 0 not computed yet
+	// outs is the number of distinct outcomes of the cells of at least
+	// least messages, once sized has computed them all (0 before).
+	outs, least int
 }
 
 // sameInputs reports whether receivers p and q, in the same state, run
@@ -834,34 +915,42 @@ func keyBytes(key []uint32, buf []byte) []byte {
 // state in it fits; when one is added, the index turns into a wide one
 // (a map keyed by an array of the words, or by their bytes), for good.
 //
-// The words are kept in an open-addressing table (linear probing): Go's
-// map costs three to four times as much per lookup at a million states.
-// A word's slot is a hash of its states but the last process's, plus
-// the last process's state: the successors of a state are enumerated
-// with the last process's option varying fastest, so that consecutive
-// lookups fall in the same cache lines.
+// The words are kept by group in an open-addressing table (linear
+// probing; Go's map costs three to four times as much per lookup at a
+// million states): a group is the words that differ only in the low
+// gb = min(b, 6) bits of the last process's field, and its slot holds
+// the group (its word with those bits zero) and a bitmap of the words
+// of it that are in. The successors of a state that differ only in the
+// last process's option mostly fall in one group, so that one lookup
+// answers for all of them.
 type packedIndex struct {
-	n     int
-	b     uint
-	rest  uint     // bits of the monitor
-	table []uint64 // word+1; 0 for an empty slot
-	// Constants of slot: the table's mask and the shift that takes its
-	// bits from the top of a product, and the masks of the last two
-	// processes' fields.
-	mask, shift                 uint64
-	lowMask, prefixMask, idMask uint64
-	count                       int
-	max                         bool       // the word 2^64−1 (which has no word+1) is in
-	wide                        stateIndex // nil while packed
-	newIdx                      func() stateIndex
-	keys                        func() [][]uint32 // every key added so far
+	n    int
+	b    uint
+	rest uint // bits of the monitor
+	// table holds two words per slot: the group plus one (0 for an
+	// empty slot), and its bitmap.
+	table []uint64
+	// Constants of slot and of the groups: the shift that takes the
+	// slot's bits from the top of a product, the mask of a field's
+	// bits in a group's bitmap (lowMask) and of those bits in a word
+	// (gmask), and the mask of a field.
+	shift                  uint64
+	lowMask, gmask, idMask uint64
+	count, groups          int        // words and groups in the table
+	wide                   stateIndex // nil while packed
+	newIdx                 func() stateIndex
+	keys                   func() [][]uint32 // every key added so far
 }
 
 func newPackedIndex(n int, wide func() stateIndex, keys func() [][]uint32) *packedIndex {
 	b := uint(64 / (n + 1))
 	x := &packedIndex{n: n, b: b, rest: 64 - uint(n)*b, newIdx: wide, keys: keys}
-	x.lowMask = 1<<(2*b) - 1
-	x.prefixMask = x.lowMask << x.rest
+	if b == 0 { // 64 processes: no field fits
+		x.wide = wide()
+		return x
+	}
+	x.lowMask = 1<<min(b, 6) - 1
+	x.gmask = x.lowMask << x.rest
 	x.idMask = 1<<b - 1
 	x.resize(1 << 10)
 	return x
@@ -869,9 +958,8 @@ func newPackedIndex(n int, wide func() stateIndex, keys func() [][]uint32) *pack
 
 // resize gives the table size slots (a power of 2).
 func (x *packedIndex) resize(size int) {
-	x.table = allocWords(size)
-	x.mask = uint64(size - 1)
-	x.shift = uint64(64 - bits.Len(uint(x.mask)))
+	x.table = allocWords(2 * size)
+	x.shift = uint64(64 - bits.Len(uint(size-1)))
 }
 
 // pack returns the packed key, and whether the key fits.
@@ -885,76 +973,76 @@ func (x *packedIndex) pack(key []uint32) (uint64, bool) {
 		v = v<<x.b | uint64(id)
 	}
 	mon := uint64(key[x.n]) | uint64(key[x.n+1])<<32
-	if x.rest < 64 && mon>>x.rest != 0 {
+	if mon>>x.rest != 0 {
 		return 0, false
 	}
 	return v<<x.rest | mon, true
 }
 
-// slot returns the first slot of word v: a hash of the states of all
-// processes but the last two, plus the last two states in the low 12
-// bits, so that the successors of a state that differ only in the last
-// two processes fall in one block of 32 KiB.
-func (x *packedIndex) slot(v uint64) int {
-	return int((x.prefixHash(v&^x.prefixMask) + x.inner(v>>x.rest&x.lowMask)) & x.mask)
-}
+// slot returns the first slot of the group of word v (a multiplicative
+// hash of the group).
+func (x *packedIndex) slot(v uint64) int { return int((v &^ x.gmask) * 0x9e3779b97f4a7c15 >> x.shift) }
 
-// prefixHash is the hash of a word whose last two processes' fields are
-// zero.
-func (x *packedIndex) prefixHash(prefix uint64) uint64 { return prefix * 0x9e3779b97f4a7c15 >> x.shift }
-
-// inner is the offset in a block of the last two processes' fields.
-func (x *packedIndex) inner(low uint64) uint64 { return (low>>x.b<<6 ^ low&x.idMask) & 4095 }
-
-func (x *packedIndex) hasWord(v uint64) bool { return x.hasFrom(v, x.slot(v)) }
-
-// hasFrom is hasWord given the slot of v.
-func (x *packedIndex) hasFrom(v uint64, slot int) bool {
-	if v == ^uint64(0) {
-		return x.max
-	}
-	for i := slot; ; i = (i + 1) & int(x.mask) {
-		switch x.table[i] {
-		case v + 1:
-			return true
+// bitmapFrom returns the bitmap of the group of word v, 0 if it has no
+// word in, given its slot.
+func (x *packedIndex) bitmapFrom(v uint64, slot int) uint64 {
+	g := v&^x.gmask + 1 // no overflow: a group has a zero bit
+	mask := len(x.table)/2 - 1
+	for i := slot; ; i = (i + 1) & mask {
+		switch x.table[2*i] {
+		case g:
+			return x.table[2*i+1]
 		case 0:
-			return false
+			return 0
 		}
 	}
 }
 
+// bit returns word v's bit in its group's bitmap.
+func (x *packedIndex) bit(v uint64) uint64 { return 1 << (v >> x.rest & x.lowMask) }
+
+func (x *packedIndex) hasWord(v uint64) bool { return x.bitmapFrom(v, x.slot(v))&x.bit(v) != 0 }
+
 func (x *packedIndex) addWord(v uint64) {
-	if v == ^uint64(0) {
-		x.max = true
-		return
+	if x.insert(v&^x.gmask, x.bit(v)) {
+		x.count++
 	}
-	if 2*(x.count+1) > len(x.table) { // a load of at most 1/2
+}
+
+// insert adds set to group g's bitmap, reporting whether it was not
+// all in.
+func (x *packedIndex) insert(g, set uint64) bool {
+	if 2*(x.groups+1) > len(x.table)/2 { // a load of at most 1/2
 		old := x.table
-		x.resize(2 * len(old))
-		x.count = 0
-		for _, w := range old {
-			if w != 0 {
-				x.addWord(w - 1)
+		x.resize(len(old))
+		x.groups = 0
+		for i := 0; i < len(old); i += 2 {
+			if old[i] != 0 {
+				x.insert(old[i]-1, old[i+1])
 			}
 		}
 		freeWords(old)
 	}
-	mask := len(x.table) - 1
-	for i := x.slot(v); ; i = (i + 1) & mask {
-		switch x.table[i] {
-		case v + 1:
-			return
+	mask := len(x.table)/2 - 1
+	for i := x.slot(g); ; i = (i + 1) & mask {
+		switch x.table[2*i] {
+		case g + 1:
+			had := x.table[2*i+1]
+			x.table[2*i+1] |= set
+			return had&set != set
 		case 0:
-			x.table[i] = v + 1
-			x.count++
-			return
+			x.table[2*i], x.table[2*i+1] = g+1, set
+			x.groups++
+			return true
 		}
 	}
 }
 
 // free releases the table.
 func (x *packedIndex) free() {
-	freeWords(x.table)
+	if x.table != nil {
+		freeWords(x.table)
+	}
 	x.table = nil
 }
 
@@ -976,8 +1064,8 @@ func (x *packedIndex) add(key []uint32) {
 		return
 	}
 	// The keys added so far include key.
-	freeWords(x.table)
-	x.wide, x.table = x.newIdx(), nil
+	x.free()
+	x.wide = x.newIdx()
 	for _, k := range x.keys() {
 		x.wide.add(k)
 	}

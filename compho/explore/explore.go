@@ -3,6 +3,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -41,9 +42,11 @@ type Model[M compho.Machine] struct {
 	// Symmetric explores the states up to a permutation of the processes
 	// (symmetry reduction): one state per orbit, its canonical form the
 	// sorted process states. It is sound when the processes are
-	// interchangeable: their states do not hold process identities, and
-	// their updates depend on the multiset of messages they hear, not on
-	// who sent them. It needs a symmetric network (AnyLoss, NoLoss,
+	// interchangeable: their states do not hold process identities,
+	// their sends and updates do not read it, and their updates depend
+	// on the multiset of messages they hear, not on who sent them; the
+	// search then takes the machines as compho.Symmetric, declared or
+	// not. It needs a symmetric network (AnyLoss, NoLoss,
 	// Deliver) and machines that call no nested machine; a counterexample
 	// is then searched again without the reduction, to the depth at
 	// which the violation was found, for its trace.
@@ -444,8 +447,15 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 		}
 		e.symmetric = true
 	}
+	// Symmetry reduction is sound only for processes that are
+	// interchangeable, which is what the declarations say: their Send
+	// and Update do not read their identity, and an Update depends on
+	// the multiset of messages heard.
 	e.anonymous, e.multiset = true, true
 	for _, procs := range m.Initial {
+		if m.Symmetric {
+			break
+		}
 		for _, p := range procs {
 			if _, ok := compho.Machine(p).(compho.Anonymous); !ok {
 				e.anonymous = false
@@ -522,7 +532,11 @@ func Explore[M compho.Machine](m Model[M]) (*Result, error) {
 
 // initialLevel interns the initial states of m. Each process is started
 // on its own (compho.Starter), on a clone of its machine (one Copier per
-// process).
+// process), unless a machine of the same type in the same state (by its
+// Key, counters included) was started as the same process before: the
+// same state started alike gives the same process state, and the
+// hundreds of thousands of initial states of a search are made of a few
+// process states.
 func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 	ids := make([]uint32, e.n)
 	var key []uint32
@@ -531,6 +545,8 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 		return err
 	}
 	k := &compho.Key{AbstractCounters: m.AbstractCounters}
+	pre := &compho.Key{}
+	started := make([]map[reflect.Type]map[string]uint32, e.n)
 	for i, procs := range m.Initial {
 		if len(procs) != e.n {
 			return fmt.Errorf("explore: initial state %d has %d processes, not %d", i, len(procs), e.n)
@@ -540,8 +556,15 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 			if !ok {
 				return fmt.Errorf("%w: %T", ErrNotCloneable, pm)
 			}
-			if _, ok := compho.Machine(pm).(compho.Keyer); !ok {
+			kr, ok := compho.Machine(pm).(compho.Keyer)
+			if !ok {
 				return fmt.Errorf("%w: %T", ErrNotCloneable, pm)
+			}
+			typ := reflect.TypeOf(pm)
+			known := preKey(kr, pre)
+			if id, ok := started[p][typ][string(pre.Bytes())]; ok && known {
+				ids[p] = id
+				continue
 			}
 			sys, err := st.Start(compho.PID(p), c.Clone(compho.NewCopier()))
 			if err != nil {
@@ -552,6 +575,16 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 				return fmt.Errorf("%w: %v", ErrNotCloneable, err)
 			}
 			ids[p] = e.intern(k.Bytes(), func() *compho.Local { return sys.Snapshot(compho.PID(p)) })
+			if !known {
+				continue
+			}
+			if started[p] == nil {
+				started[p] = make(map[reflect.Type]map[string]uint32)
+			}
+			if started[p][typ] == nil {
+				started[p][typ] = make(map[string]uint32)
+			}
+			started[p][typ][string(pre.Bytes())] = ids[p]
 		}
 		if e.symmetric {
 			slices.Sort(ids)
@@ -563,6 +596,20 @@ func initialLevel[M compho.Machine](e *engine, m Model[M]) error {
 		e.add(key, -1, uint64(i))
 	}
 	return nil
+}
+
+// preKey writes the key of a machine not started yet into k, reporting
+// false if its Key panicked (a Key may expect what Init sets up): the
+// machine is then started, whatever its key.
+func preKey(kr compho.Keyer, k *compho.Key) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	k.Reset()
+	kr.Key(k)
+	return true
 }
 
 // A search is the typed part of Explore.

@@ -1,6 +1,9 @@
 package explore
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // The OneThirdRule model of Tsuchiya and Schiper from its n^n initial
 // states, under any loss, with the phase abstracted: the reachable
@@ -35,23 +38,41 @@ func TestOneThirdRuleAgreement(t *testing.T) {
 // Symmetric (outcomes by multiset of messages, receivers in the same state
 // sharing them) or not (outcomes by HO set and messages heard), under
 // networks the search enumerates itself (any loss, DELIVER) and one whose
-// modes it calls (UniformRound, with a monitor), with one worker or two.
+// modes it calls (UniformRound, with a monitor), with one worker or two;
+// with one worker, the invariant sees the same states in the same order
+// (the numbering of the states, on which the counterexamples depend).
 func TestDeclarationsAgree(t *testing.T) {
 	nets := []func() Network{AnyLoss, func() Network { return Deliver(3) }, func() Network { return UniformRound(moreThanTwoThirds) }}
 	for _, n := range []int{3, 4} {
 		for ni, net := range nets {
 			for _, workers := range []int{1, 2} {
-				plain, err := Explore(Model[*otr]{Initial: otrInitial(n), Network: net(), AbstractCounters: true, Workers: workers})
+				var plainSeen, symSeen []otr
+				plain, err := Explore(Model[*otr]{Initial: otrInitial(n), Network: net(), AbstractCounters: true, Workers: workers,
+					Invariants: []Invariant[*otr]{{"record", func(v View[*otr]) error {
+						for _, m := range v.Procs {
+							plainSeen = append(plainSeen, *m)
+						}
+						return nil
+					}}}})
 				if err != nil {
 					t.Fatal(err)
 				}
-				sym, err := Explore(Model[*symOTR]{Initial: symInitial(n), Network: net(), AbstractCounters: true, Workers: workers})
+				sym, err := Explore(Model[*symOTR]{Initial: symInitial(n), Network: net(), AbstractCounters: true, Workers: workers,
+					Invariants: []Invariant[*symOTR]{{"record", func(v View[*symOTR]) error {
+						for _, m := range v.Procs {
+							symSeen = append(symSeen, m.otr)
+						}
+						return nil
+					}}}})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if plain.States != sym.States || plain.Transitions != sym.Transitions || plain.Depth != sym.Depth {
 					t.Errorf("n=%d, network %d, %d workers: plain %d states, %d transitions, depth %d; symmetric %d, %d, %d",
 						n, ni, workers, plain.States, plain.Transitions, plain.Depth, sym.States, sym.Transitions, sym.Depth)
+				}
+				if workers == 1 && !slices.Equal(plainSeen, symSeen) {
+					t.Errorf("n=%d, network %d: the states are numbered differently", n, ni)
 				}
 			}
 		}
