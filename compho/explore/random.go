@@ -36,8 +36,11 @@ type Sampling[M compho.Machine] struct {
 	Workers int
 	// Shrink shrinks the first failing run: its lost messages are
 	// delivered one at a time, kept delivered when the run still fails,
-	// until no loss can be removed. ShrinkAll shrinks every failing run
-	// (SampleResult.Shrunk).
+	// until no loss can be removed; then every smaller set of losses of
+	// other processes' messages before the violation is tried, smallest
+	// first, while there are at most 20,000 of them, so that the run
+	// keeps the fewest losses that fail. ShrinkAll shrinks every failing
+	// run (SampleResult.Shrunk).
 	Shrink, ShrinkAll bool
 }
 
@@ -297,7 +300,79 @@ func shrink[M compho.Machine](s Sampling[M], lost []loss) ([]loss, error) {
 			}
 		}
 	}
-	return lost, nil
+	// 1-minimal is not minimal: another, smaller set of losses may fail
+	// too. Try every set of fewer losses of other processes' messages
+	// before the violation, smallest first, within a budget of runs.
+	smaller, err := fewerLosses(s, len(cex.Steps), len(lost))
+	if err != nil || smaller == nil {
+		return lost, err
+	}
+	return smaller, nil
+}
+
+// minimalBudget bounds the runs fewerLosses tries.
+const minimalBudget = 20000
+
+// fewerLosses returns a failing set of fewer than k losses, among the
+// steps before the violation (steps of them), trying sets by size, the
+// smallest first; nil if none fails or the sets of the next size are more
+// than the budget allows.
+func fewerLosses[M compho.Machine](s Sampling[M], steps, k int) ([]loss, error) {
+	n := len(s.New())
+	var all []loss
+	for st := 0; st < steps; st++ {
+		for p := range n {
+			for q := range n {
+				if p != q {
+					all = append(all, loss{st, compho.PID(p), compho.PID(q)})
+				}
+			}
+		}
+	}
+	runs := 0
+	for size := 1; size < k; size++ {
+		if combinations(len(all), size) > minimalBudget-runs {
+			return nil, nil
+		}
+		var found []loss
+		var err error
+		var pick func(from int, set []loss) bool
+		pick = func(from int, set []loss) bool {
+			if len(set) == size {
+				runs++
+				var failed bool
+				failed, err = runOnce(s, lossSet(set, -1))
+				if err != nil || failed {
+					found = append([]loss(nil), set...)
+					return true
+				}
+				return false
+			}
+			for i := from; i < len(all); i++ {
+				if pick(i+1, append(set, all[i])) {
+					return true
+				}
+			}
+			return false
+		}
+		pick(0, nil)
+		if err != nil || found != nil {
+			return found, err
+		}
+	}
+	return nil, nil
+}
+
+// combinations is C(n, k), saturating at minimalBudget+1.
+func combinations(n, k int) int {
+	c := 1
+	for i := range k {
+		c = c * (n - i) / (i + 1)
+		if c > minimalBudget {
+			return minimalBudget + 1
+		}
+	}
+	return c
 }
 
 // replay runs s's machines losing exactly lost, on a System, and returns
