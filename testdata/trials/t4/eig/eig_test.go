@@ -1,6 +1,7 @@
 package eig
 
 import (
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -42,14 +43,54 @@ func TestAllHonest(t *testing.T) {
 	}
 }
 
-func TestSilentProcess(t *testing.T) {
-	// Process 3 never sends: every relay it should have sent defaults, and
-	// the honest processes still agree on their common input.
-	inputs := [][]string{{"a"}, {"a"}, {"a"}, {"b"}}
-	out := run(t, 4, 1, []int{0, 1, 2}, inputs, 100*time.Millisecond)
-	for id, got := range out {
-		if !reflect.DeepEqual(got, []string{"a"}) {
-			t.Errorf("process %d decided %q, want [a]", id, got)
+// liar is the transport of a Byzantine process: it relays "lie0" for
+// every label to the even processes and "lie1" to the odd ones.
+type liar struct {
+	nw *Network
+	id int
+}
+
+func (l liar) Broadcast(m Relay) {
+	l.nw.mu.Lock()
+	defer l.nw.mu.Unlock()
+	for to, in := range l.nw.inboxes {
+		c := m
+		c.Values = make(map[string]string)
+		for label := range m.Values {
+			c.Values[label] = fmt.Sprintf("lie%d", to%2)
+		}
+		in <- c
+	}
+}
+
+func (l liar) Recv(deadline time.Time) (Relay, bool) { return l.nw.Endpoint(l.id).Recv(deadline) }
+
+func TestByzantineProcess(t *testing.T) {
+	// Process 3 equivocates in every round; the honest processes, which
+	// share the input a, still decide a (validity), in both slots.
+	nw := NewNetwork(4)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	out := make(map[int][]string)
+	for id := range 4 {
+		var net Transport = nw.Endpoint(id)
+		if id == 3 {
+			net = liar{nw: nw, id: id}
+		}
+		wg.Go(func() {
+			d, err := Agree(Config{ID: id, N: 4, F: 1, Net: net, Timeout: 5 * time.Second}, []string{"a", "a"})
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			out[id] = d
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	for id := range 3 {
+		if got := out[id]; !reflect.DeepEqual(got, []string{"a", "a"}) {
+			t.Errorf("process %d decided %q, want [a a]", id, got)
 		}
 	}
 }

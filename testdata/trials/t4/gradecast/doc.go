@@ -25,7 +25,9 @@
 // annotation (//sync:msg Inst,Echo). The rounds are written one after the
 // other in the loop body, each reception calls a comma-ok helper
 // (m, ok := p.await(timer)) and picks its message type with a type
-// assertion. The Propose round keeps a proposal of a later instance too:
+// assertion, or a type switch in round Echo, which also ends when a vote of
+// the instance arrives (its sender's echo round is over) and hands that
+// vote to the Vote round. The Propose round keeps a proposal of a later instance too:
 // a process that fell behind catches up by jumping to that instance.
 // Echoes and votes are counted by one generic function, tally.
 //

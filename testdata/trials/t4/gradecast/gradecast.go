@@ -104,19 +104,27 @@ func (p *Process) Run(last int, input func(inst int) string) {
 		p.step = Echo
 		dealer := p.dealerOf(p.inst)
 
-		// Round Echo: wait for everybody's echo, or the end of the round.
+		// Round Echo: wait for everybody's echo, or the end of the round. A
+		// vote of this instance ends it too: its sender's echo round is
+		// over, and every echo it counted has reached this process already.
 		echoes := make(map[int]EchoMsg)
+		var early []VoteMsg
 		timer = time.NewTimer(p.timeout)
-		for len(echoes) < p.n {
+		for len(echoes) < p.n && len(early) == 0 {
 			m, ok := p.await(timer)
 			if !ok {
 				break
 			}
-			em, isEcho := m.(EchoMsg)
-			if !isEcho || em.Inst != p.inst {
-				continue
+			switch m := m.(type) {
+			case EchoMsg:
+				if m.Inst == p.inst {
+					echoes[m.From] = m
+				}
+			case VoteMsg:
+				if m.Inst == p.inst {
+					early = append(early, m)
+				}
 			}
-			echoes[em.From] = em
 		}
 		timer.Stop()
 
@@ -126,6 +134,9 @@ func (p *Process) Run(last int, input func(inst int) string) {
 			p.broadcast(VoteMsg{Inst: p.inst, From: p.id, Value: v})
 		}
 		votes := make(map[int]VoteMsg)
+		for _, vm := range early {
+			votes[vm.From] = vm
+		}
 		timer = time.NewTimer(p.timeout)
 		for len(votes) < p.n {
 			m, ok := p.await(timer)

@@ -20,9 +20,12 @@
 // (p.iter, p.step) lives in a struct that Run creates with a composite
 // literal (p := &proc{iter: 0, step: Propose, ...}); each iteration starts
 // with p.iter++ and p.step = Propose. There is one message type, Msg,
-// whose tag is in a nested header (//sync:msg Hdr.Iter,Hdr.Step). The vote
-// reception keeps votes of later iterations; after it the process jumps to
-// the latest iteration of its mailbox.
+// whose tag is in a nested header (//sync:msg Hdr.Iter,Hdr.Step). The
+// Propose reception ends with the leader's block or with a vote of this or
+// a later iteration (the others stopped waiting), after which the process
+// moves to that vote's round; the vote reception keeps votes of later
+// iterations, and after it the process jumps to the latest iteration of its
+// mailbox.
 //
 // # Mutants (mutants.txt)
 //

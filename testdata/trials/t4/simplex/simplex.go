@@ -83,32 +83,54 @@ func Run(cfg Config, last int) ([]Block, error) {
 			b := Block{Iter: p.iter, Parent: p.tip.Iter, Payload: cfg.Payload(p.iter)}
 			p.broadcast(Msg{Hdr: Header{Iter: p.iter, Step: Propose}, From: p.id, Block: b})
 		}
-		var proposal []Msg
+		// The leader's proposal. A vote of this iteration or of a later one
+		// that comes first shows that the others stopped waiting for it: a
+		// vote for the leader's block comes after the block itself.
+		var first []Msg
 	propose:
-		for len(proposal) == 0 {
+		for len(first) == 0 {
 			select {
 			case m := <-p.inbox:
-				if m.Hdr.Iter != p.iter || m.Hdr.Step != Propose || m.From != leader {
+				isProposal := m.Hdr == Header{Iter: p.iter, Step: Propose} && m.From == leader
+				isVote := m.Hdr.Step == Vote && m.Hdr.Iter >= p.iter
+				if !isProposal && !isVote {
 					continue
 				}
-				proposal = append(proposal, m)
+				first = append(first, m)
 			case <-timer.C:
 				break propose
 			}
 		}
 
-		p.step = Vote
-		vote := Block{Iter: p.iter, Dummy: true}
-		if len(proposal) > 0 && p.extendsNotarized(proposal[0].Block) {
-			vote = proposal[0].Block
+		// Move to round Vote, of the early vote's iteration if it is later;
+		// a process that caught up does not vote in the iteration it
+		// skipped to.
+		caughtUp := len(first) > 0 && first[0].Hdr.Iter > p.iter
+		if caughtUp {
+			p.iter, p.step = first[0].Hdr.Iter, Vote
 		}
-		p.broadcast(Msg{Hdr: Header{Iter: p.iter, Step: Vote}, From: p.id, Block: vote})
+		p.step = Vote
+		var vote Block
+		votes := make(map[int]Msg) // the mailbox of the vote round
+		switch {
+		case len(first) > 0 && first[0].Hdr.Step == Vote:
+			votes[first[0].From] = first[0]
+			if !caughtUp {
+				vote = Block{Iter: p.iter, Dummy: true}
+			}
+		case len(first) > 0 && p.extendsNotarized(first[0].Block):
+			vote = first[0].Block
+		default:
+			vote = Block{Iter: p.iter, Dummy: true}
+		}
+		if !caughtUp {
+			p.broadcast(Msg{Hdr: Header{Iter: p.iter, Step: Vote}, From: p.id, Block: vote})
+		}
 		timer.Stop()
 		timer = time.NewTimer(2 * p.delta)
 
 		// Votes of this iteration or of a later one: a process that is
 		// ahead shows that this one fell behind.
-		votes := make(map[int]Msg)
 	collect:
 		for {
 			if _, _, count := p.best(votes); count >= p.quorum {
