@@ -55,6 +55,7 @@ type endpoint struct {
 	id int
 }
 
+// Broadcast implements Transport.
 func (e endpoint) Broadcast(m Relay) {
 	e.nw.mu.Lock()
 	defer e.nw.mu.Unlock()
@@ -66,6 +67,7 @@ func (e endpoint) Broadcast(m Relay) {
 	}
 }
 
+// Recv implements Transport.
 func (e endpoint) Recv(deadline time.Time) (Relay, bool) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()

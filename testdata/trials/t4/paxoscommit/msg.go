@@ -26,7 +26,9 @@ type Value int32
 
 // The two values of an instance.
 const (
+	// Aborted: the resource manager aborted, or is presumed to have.
 	Aborted Value = iota
+	// Prepared: the resource manager is prepared to commit.
 	Prepared
 )
 

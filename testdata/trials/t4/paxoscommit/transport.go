@@ -46,12 +46,14 @@ type endpoint struct {
 	id int32
 }
 
+// Send implements Transport.
 func (e *endpoint) Send(to int32, m *Msg) {
 	e.nw.mu.Lock()
 	defer e.nw.mu.Unlock()
 	e.nw.put(to, m)
 }
 
+// Broadcast implements Transport.
 func (e *endpoint) Broadcast(m *Msg) {
 	e.nw.mu.Lock()
 	defer e.nw.mu.Unlock()
@@ -70,6 +72,7 @@ func (nw *Network) put(to int32, m *Msg) {
 	}
 }
 
+// Recv implements Transport.
 func (e *endpoint) Recv(ctx context.Context) (*Msg, error) {
 	select {
 	case m := <-e.nw.inboxes[e.id]:

@@ -43,6 +43,7 @@ type endpoint[M any] struct {
 	id int
 }
 
+// Broadcast implements Transport.
 func (e endpoint[M]) Broadcast(m M) {
 	e.nw.mu.Lock()
 	defer e.nw.mu.Unlock()
@@ -54,6 +55,7 @@ func (e endpoint[M]) Broadcast(m M) {
 	}
 }
 
+// Recv implements Transport.
 func (e endpoint[M]) Recv(deadline time.Time) (m M, ok bool) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
