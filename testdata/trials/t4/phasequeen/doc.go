@@ -29,8 +29,8 @@
 //
 //   - rerun-phase-without-queen (syncmono): an early continue re-runs the
 //     phase and skips the phase increment at the end of the body.
-//   - queen-crowns-before-crown-round (syncsend): the queen broadcasts its
-//     Queen message before moving to round Crown.
+//   - queen-sends-value-message (syncsend): the queen broadcasts its
+//     majority as a Value message, stamped with round Exchange.
 //   - value-of-any-phase (syncrecv): the Exchange reception forgets the phase
 //     check.
 //   - keep-later-values (syncjump): the Exchange reception keeps Values of
