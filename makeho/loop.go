@@ -445,38 +445,7 @@ func (g *loopGen) split() error {
 	for _, f := range g.forks {
 		top[f.sw[0]], top[f.sw[1]] = true, true
 	}
-	// Every write of the round variable must be a top-level switch, or
-	// the switch of a split if.
-	var err error
-	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
-		if err != nil {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if !g.isVar(l, g.round) {
-					continue
-				}
-				switch {
-				case g.roundConst(n) == nil:
-					err = refuse(n.Pos(), "not supported yet: %s set to something other than one of its constants", g.round.Name)
-				case !top[n]:
-					err = refuse(n.Pos(), "not supported yet: %s changes inside a nested statement (make-HO handles round changes at the top level of the loop body, or of the body of a top-level if without else)", g.round.Name)
-				}
-			}
-		case *ast.IncDecStmt:
-			if g.isVar(n.X, g.round) {
-				err = refuse(n.Pos(), "not supported yet: %s%s (make-HO needs round changes to constants)", g.round.Name, n.Tok)
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && g.isVar(n.X, g.round) {
-				err = refuse(n.Pos(), "not supported yet: the address of the round variable %s is taken", g.round.Name)
-			}
-		}
-		return true
-	})
-	if err != nil {
+	if err := g.checkRoundWrites(top); err != nil {
 		return err
 	}
 	var cur *round
@@ -550,6 +519,42 @@ func (g *loopGen) split() error {
 		}
 	}
 	return nil
+}
+
+// checkRoundWrites refuses a write of the round variable that is not a
+// top-level switch (in top) or the switch of a split if, or not to one of
+// its constants.
+func (g *loopGen) checkRoundWrites(top map[ast.Stmt]bool) error {
+	var err error
+	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if !g.isVar(l, g.round) {
+					continue
+				}
+				switch {
+				case g.roundConst(n) == nil:
+					err = refuse(n.Pos(), "not supported yet: %s set to something other than one of its constants", g.round.Name)
+				case !top[n]:
+					err = refuse(n.Pos(), "not supported yet: %s changes inside a nested statement (make-HO handles round changes at the top level of the loop body, or of the body of a top-level if without else)", g.round.Name)
+				}
+			}
+		case *ast.IncDecStmt:
+			if g.isVar(n.X, g.round) {
+				err = refuse(n.Pos(), "not supported yet: %s%s (make-HO needs round changes to constants)", g.round.Name, n.Tok)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && g.isVar(n.X, g.round) {
+				err = refuse(n.Pos(), "not supported yet: the address of the round variable %s is taken", g.round.Name)
+			}
+		}
+		return true
+	})
+	return err
 }
 
 // findComm returns the position of the first send (kind Send), reception
