@@ -25,7 +25,7 @@ const (
 	KindIgnore                  // //sync:ignore ANALYZER reason
 	KindPeers                   // //sync:peers [From,Msg], on a struct field
 	KindInbox                   // //sync:inbox [From,Msg], on a struct field
-	KindHandler                 // //sync:handler [pkg.(*T).Method]
+	KindHandler                 // //sync:handler [pkg.(*T).Method | F==C]
 	KindLocal                   // //sync:local [pkg.T] F==C
 )
 
@@ -284,16 +284,25 @@ func parseDirective(c *ast.Comment) (*Directive, []Problem) {
 			return nil, []Problem{usage(c, kind, kind.String()+" in a function's doc comment, or "+kind.String()+" pkg.Func, pkg.T.Method or pkg.(*T).Method, optionally followed by stamps for a send")}
 		}
 	case KindHandler:
-		switch len(fields) {
-		case 0:
-		case 1:
+		switch {
+		case strings.Contains(args, "=="):
+			// //sync:handler Kind==Promise: what every message the
+			// driver hands the handler satisfies.
+			if probs := parseLocal(d, args, argsPos); probs != nil {
+				return nil, []Problem{usage(c, kind, "//sync:handler F==C in a method's doc comment, with F a field path or method Name() of the message the handler receives and C a constant or an integer literal")}
+			}
+			if d.Target != nil {
+				return nil, []Problem{usage(c, kind, "//sync:handler F==C in a method's doc comment: a condition is not given with a method's name")}
+			}
+		case len(fields) == 0:
+		case len(fields) == 1:
 			t, err := parseTarget(fields[0])
 			if err != nil {
 				return nil, []Problem{*err}
 			}
 			d.Target = t
 		default:
-			return nil, []Problem{usage(c, kind, "//sync:handler in a method's doc comment, or //sync:handler pkg.(*T).Method")}
+			return nil, []Problem{usage(c, kind, "//sync:handler [F==C] in a method's doc comment, or //sync:handler pkg.(*T).Method")}
 		}
 	case KindLocal:
 		probs := parseLocal(d, args, argsPos)

@@ -114,6 +114,10 @@ type Handler struct {
 	// received message, or -1 for a local event (a tick, a timeout, a
 	// client request).
 	Msg int
+	// Pre is the condition of //sync:handler F==C: what every message
+	// the driver hands the handler satisfies (a handler per message
+	// kind, OnPromise with Kind==Promise); nil if none.
+	Pre *LocalCond
 	// Pos is the directive's position, or the method's when imported.
 	Pos token.Pos
 	// Imported reports whether the annotation came from a dependency's

@@ -181,6 +181,22 @@ func (r *resolver) resolveHandler(d *Directive, attached map[*ast.CommentGroup]a
 		}
 		h.Msg = i
 	}
+	if d.List != nil {
+		if h.Msg < 0 {
+			r.errorf(d.Pos(), d.Comment.End(),
+				"//sync:handler %s==%s on %s, which receives no message: a condition qualifies the message a handler receives", d.List[0].Text, d.List[1].Text, fn.Name())
+			return
+		}
+		m := r.ann.MsgOf(params.At(h.Msg).Type())
+		if m == nil {
+			r.errorf(d.Pos(), d.Comment.End(),
+				"//sync:handler %s==%s on %s, whose message is an interface: a condition qualifies a message type", d.List[0].Text, d.List[1].Text, fn.Name())
+			return
+		}
+		if h.Pre = r.localCond(d, m.Type); h.Pre == nil {
+			return
+		}
+	}
 	r.ann.Handlers[fn] = h
 }
 
@@ -242,54 +258,8 @@ func (r *resolver) resolveLocal(d *Directive, attached map[*ast.CommentGroup]att
 			"//sync:local on %s, which has no //sync:msg: a local condition qualifies a message type", tn.Name())
 		return
 	}
-	left, right := d.List[0], d.List[1]
-	lc := &LocalCond{Text: left.Text + "==" + right.Text, Pos: d.Pos()}
-	if left.Call {
-		fn, ok := r.methodComponent(tn, left)
-		if !ok {
-			return
-		}
-		lc.Left = Component{Kind: Method, Text: left.Text, Method: fn}
-	} else {
-		fields, index, err := fieldPath(tn.Type(), r.pass.Pkg, "", left.Path)
-		if err != nil {
-			if _, isMethod := err.(errMethod); isMethod {
-				r.itemErrorf(left, "%v: write %s() to test the method's result", err, left.Text)
-			} else {
-				r.itemErrorf(left, "%v", err)
-			}
-			return
-		}
-		if t := fields[len(fields)-1].Type(); !isInteger(t) {
-			r.itemErrorf(left, "field %s.%s has type %s: //sync:local tests an integer (for a pointer field, name its getter: Get%s())",
-				typeString(tn.Type(), r.pass.Pkg), left.Text, typeString(t, r.pass.Pkg), left.Path[len(left.Path)-1])
-			return
-		}
-		lc.Left = Component{Kind: Field, Text: left.Text, Fields: fields, FieldIndex: index}
-	}
-	lt := lc.Left.Type()
-	if right.Path == nil {
-		lc.Value = parseInt(strings.ReplaceAll(right.Text, "_", ""))
-		if lc.Value.Kind() != constant.Int {
-			r.itemErrorf(right, "%s is not an integer literal", right.Text)
-			return
-		}
-	} else {
-		k := r.lookupConst(d, right)
-		if k == nil || !isInteger(k.Type()) || k.Val().Kind() != constant.Int {
-			r.itemErrorf(right, "%s is not an integer constant in scope", right.Text)
-			return
-		}
-		_, kNamed := types.Unalias(k.Type()).(*types.Named)
-		if kNamed && !types.Identical(k.Type(), lt) {
-			r.itemErrorf(right, "constant %s has type %s but %s has type %s", right.Text,
-				typeString(k.Type(), r.pass.Pkg), left.Text, typeString(lt, r.pass.Pkg))
-			return
-		}
-		lc.Const, lc.Value = k, k.Val()
-	}
-	if b, ok := lt.Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 && constant.Sign(lc.Value) < 0 {
-		r.itemErrorf(right, "%s is negative but %s has the unsigned type %s: the condition never holds", right.Text, left.Text, typeString(lt, r.pass.Pkg))
+	lc := r.localCond(d, tn)
+	if lc == nil {
 		return
 	}
 	for _, prev := range m.Locals {
@@ -301,6 +271,63 @@ func (r *resolver) resolveLocal(d *Directive, attached map[*ast.CommentGroup]att
 	}
 	m.Locals = append(m.Locals, lc)
 	m.localsHere = true
+}
+
+// localCond resolves the condition F==C of d (//sync:local, or
+// //sync:handler F==C) on the message type tn; nil after reporting a
+// problem.
+func (r *resolver) localCond(d *Directive, tn *types.TypeName) *LocalCond {
+	left, right := d.List[0], d.List[1]
+	lc := &LocalCond{Text: left.Text + "==" + right.Text, Pos: d.Pos()}
+	if left.Call {
+		fn, ok := r.methodComponent(tn, left)
+		if !ok {
+			return nil
+		}
+		lc.Left = Component{Kind: Method, Text: left.Text, Method: fn}
+	} else {
+		fields, index, err := fieldPath(tn.Type(), r.pass.Pkg, "", left.Path)
+		if err != nil {
+			if _, isMethod := err.(errMethod); isMethod {
+				r.itemErrorf(left, "%v: write %s() to test the method's result", err, left.Text)
+			} else {
+				r.itemErrorf(left, "%v", err)
+			}
+			return nil
+		}
+		if t := fields[len(fields)-1].Type(); !isInteger(t) {
+			r.itemErrorf(left, "field %s.%s has type %s: //sync:local tests an integer (for a pointer field, name its getter: Get%s())",
+				typeString(tn.Type(), r.pass.Pkg), left.Text, typeString(t, r.pass.Pkg), left.Path[len(left.Path)-1])
+			return nil
+		}
+		lc.Left = Component{Kind: Field, Text: left.Text, Fields: fields, FieldIndex: index}
+	}
+	lt := lc.Left.Type()
+	if right.Path == nil {
+		lc.Value = parseInt(strings.ReplaceAll(right.Text, "_", ""))
+		if lc.Value.Kind() != constant.Int {
+			r.itemErrorf(right, "%s is not an integer literal", right.Text)
+			return nil
+		}
+	} else {
+		k := r.lookupConst(d, right)
+		if k == nil || !isInteger(k.Type()) || k.Val().Kind() != constant.Int {
+			r.itemErrorf(right, "%s is not an integer constant in scope", right.Text)
+			return nil
+		}
+		_, kNamed := types.Unalias(k.Type()).(*types.Named)
+		if kNamed && !types.Identical(k.Type(), lt) {
+			r.itemErrorf(right, "constant %s has type %s but %s has type %s", right.Text,
+				typeString(k.Type(), r.pass.Pkg), left.Text, typeString(lt, r.pass.Pkg))
+			return nil
+		}
+		lc.Const, lc.Value = k, k.Val()
+	}
+	if b, ok := lt.Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 && constant.Sign(lc.Value) < 0 {
+		r.itemErrorf(right, "%s is negative but %s has the unsigned type %s: the condition never holds", right.Text, left.Text, typeString(lt, r.pass.Pkg))
+		return nil
+	}
+	return lc
 }
 
 // foreignFacts collects the annotations made here on declarations of

@@ -220,6 +220,7 @@ func (la *loopAnalysis) splitAssumed(entry *state) parts {
 				c := s.clone()
 				c.cur[i] = constsOf(x)
 				c.split[i] = 1 << j
+				c.refineAll()
 				next = append(next, c)
 			}
 		}

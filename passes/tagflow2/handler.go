@@ -2,8 +2,10 @@ package tagflow2
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/ccvet/ccvet/annotations"
 	"github.com/ccvet/ccvet/passes/tagflow"
@@ -40,9 +42,34 @@ func (la *loopAnalysis) runHandler() []tagflow.Finding {
 		// round is "cannot prove".
 		t := entry.terms[regKey(p)]
 		t.approx = true
+		la.assumePre(&t)
 		entry.terms[regKey(p)] = t
+		entry.refineAll()
 	}
 	return la.solveAndCheck(entry)
+}
+
+// assumePre gives the handler's message t the constant its //sync:handler
+// F==C condition says the component F holds (OnPromise: Kind==Promise).
+func (la *loopAnalysis) assumePre(t *term) {
+	pre := la.loop.Handler.Pre
+	if pre == nil || t.msg == nil || pre.Value == nil {
+		return
+	}
+	v, ok := constant.Int64Val(constant.ToInt(pre.Value))
+	if !ok {
+		return
+	}
+	for i, c := range t.msg.Components {
+		if i >= la.k {
+			break
+		}
+		field := c.Kind == annotations.Field && pre.Left.Kind == annotations.Field && slices.Equal(c.FieldIndex, pre.Left.FieldIndex)
+		method := c.Kind == annotations.Method && pre.Left.Kind == annotations.Method && c.Method != nil && pre.Left.Method != nil && c.Method.Name() == pre.Left.Method.Name()
+		if field || method {
+			t.consts = t.consts.with(i, constsOf(v))
+		}
+	}
 }
 
 // receivedParam is the handler's parameter that holds the received

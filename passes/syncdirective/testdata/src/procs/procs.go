@@ -179,3 +179,17 @@ var _ ext.Conn
 //
 //sync:handler
 func (b *Bad1) Step(m Message) {}
+
+// Handlers per message kind say which kind the driver hands them.
+
+//sync:handler From==1
+func (n *Node) OnVote(m Message) {}
+
+//sync:handler Type==2 // want `//sync:handler Type==2 on Ping, which receives no message: a condition qualifies the message a handler receives`
+func (n *Node) Ping() {}
+
+//sync:handler Bogus==1 // want `unknown field Bogus: Message has no field Bogus`
+func (n *Node) OnBogus(m Message) {}
+
+//sync:handler Type== // want `malformed //sync:handler: expected //sync:handler F==C in a method's doc comment, with F a field path or method Name\(\) of the message the handler receives and C a constant or an integer literal`
+func (n *Node) OnEmpty(m Message) {}
