@@ -103,7 +103,7 @@ func (r *resolver) resolveChan(d *Directive, attached map[*ast.CommentGroup]atta
 		}
 		t = elem
 	}
-	chans := channelsOf(t)
+	chans := ChannelsOf(t)
 	if len(chans) == 0 {
 		r.errorf(d.Pos(), d.Comment.End(), "%s: field %s has type %s: want %s a channel, or a struct (or pointer to a struct) with channel fields",
 			d.Kind, v.Name(), typeString(v.Type(), pkg), map[ChanRole]string{Peers: "a table whose elements are", Inbox: "the process's inbox,"}[role])
@@ -219,9 +219,10 @@ func (r *resolver) resolveEnvelope(d *Directive, cf *ChanField) bool {
 	return true
 }
 
-// channelsOf returns t if it is a channel type, or the channel types of
-// the fields of t if it is a struct or a pointer to one.
-func channelsOf(t types.Type) []*types.Chan {
+// ChannelsOf returns t if it is a channel type, or the channel types of
+// the fields of t if it is a struct or a pointer to one (an inbox struct
+// of typed channels).
+func ChannelsOf(t types.Type) []*types.Chan {
 	if ch, ok := t.Underlying().(*types.Chan); ok {
 		return []*types.Chan{ch}
 	}

@@ -400,7 +400,7 @@ func (g *loopGen) candidate(v *types.Var, role annotations.ChanRole) *annotation
 // table), if the process can use them in that role and they carry
 // messages.
 func (g *loopGen) candidateChans(v *types.Var, t types.Type, role annotations.ChanRole) *annotations.ChanField {
-	chans := chansOf(t)
+	chans := annotations.ChannelsOf(t)
 	if len(chans) == 0 {
 		return nil
 	}
@@ -449,28 +449,6 @@ func (g *loopGen) envelope(e types.Type) (from, msg *types.Var) {
 		return nil, nil
 	}
 	return from, msg
-}
-
-// chansOf returns t if it is a channel type, or the channel types of the
-// fields of t if it is a struct or a pointer to one.
-func chansOf(t types.Type) []*types.Chan {
-	if ch, ok := t.Underlying().(*types.Chan); ok {
-		return []*types.Chan{ch}
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	var out []*types.Chan
-	for f := range st.Fields() {
-		if ch, ok := f.Type().Underlying().(*types.Chan); ok {
-			out = append(out, ch)
-		}
-	}
-	return out
 }
 
 // ambiguous refuses when two candidates of the role carry the same type:
