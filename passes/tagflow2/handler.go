@@ -44,6 +44,7 @@ func (la *loopAnalysis) runHandler() []tagflow.Finding {
 		t.approx = true
 		la.assumePre(&t)
 		entry.terms[regKey(p)] = t
+		entry.hmsg = regKey(p)
 		entry.refineAll()
 	}
 	return la.solveAndCheck(entry)
@@ -123,11 +124,12 @@ func (la *loopAnalysis) checkStaleWrite(s *state, addr ssa.Value, instr ssa.Inst
 	if p == nil {
 		return
 	}
-	r, ok := s.regs[p]
-	if !ok {
+	if _, ok := s.regs[p]; !ok {
 		return
 	}
-	t, ok := s.terms[r.key]
+	// The message against the tag the process was in when it got it.
+	v, ok := s.entryView()
+	t := v.msg
 	if !ok || t.msg == nil {
 		return
 	}
@@ -137,11 +139,14 @@ func (la *loopAnalysis) checkStaleWrite(s *state, addr ssa.Value, instr ssa.Inst
 	bad := t.rel.Minus(t.rel.RestrictLex(lexrel.GE))
 	name := msgName(la, t.msg)
 	msg := fmt.Sprintf("the state changes while the received %s may be of an earlier round than %s: such a message must leave the state unchanged", name, la.tagText())
+	if s.atEntry != nil {
+		msg = fmt.Sprintf("the state changes while the received %s may be of an earlier round than %s was when the handler was called: such a message must leave the state unchanged", name, la.tagText())
+	}
 	if t.inexact() {
 		la.report(3, instr.Pos(), true, "%s", msg)
 		return
 	}
-	la.reportWitnessed(3, instr.Pos(), witnessNeed{msg: t.msg, bad: bad, cur: s.cur, unproven: msg}, msg)
+	la.reportWitnessed(3, instr.Pos(), witnessNeed{msg: t.msg, bad: bad, cur: v.cur, unproven: msg}, msg)
 }
 
 // staleWriteChecked reports whether checkStaleWrite checks a write to

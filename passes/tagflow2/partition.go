@@ -23,8 +23,9 @@ type parts []*state
 
 // add joins s into p: into the partition with the same constants, or
 // else one whose constants include s's, or as a new one. Beyond maxParts
-// the partitions are joined into one, whose constants then include every
-// later state's: the partitions only grow, so the fixpoint terminates.
+// the partitions are joined into one (one per side of a handler's first
+// tag change), whose constants then include every later state's: the
+// partitions only grow, so the fixpoint terminates.
 func (p parts) add(s *state) parts {
 	if s == nil {
 		return p
@@ -46,30 +47,58 @@ func (p parts) add(s *state) parts {
 	}
 	out := append(append(parts(nil), p...), s)
 	if len(out) > maxParts {
-		return parts{out.joined()}
+		// One partition per side of a handler's first tag change.
+		var still, moved parts
+		for _, q := range out {
+			if q.atEntry != nil {
+				moved = append(moved, q)
+			} else {
+				still = append(still, q)
+			}
+		}
+		out = nil
+		for _, g := range []parts{still, moved} {
+			if j := g.joined(); j != nil {
+				out = append(out, j)
+			}
+		}
 	}
 	return out
 }
 
-// partKey is what partitions states: the constants of the components
+// A partID is what partitions states: the constants of the components
 // that are rounds (an enum type, or the last component of a tag of two or
-// more). A phase counter's constants (1, 2, 3, ... as the loop turns) do
-// not partition: they would make a partition per iteration.
-func (q *state) partKey() [lexrel.MaxK]constSet {
-	var key [lexrel.MaxK]constSet
+// more), and in a handler whether the tag changed in this step. A phase
+// counter's constants (1, 2, 3, ... as the loop turns) do not partition:
+// they would make a partition per iteration. Paths on which a handler
+// moved its tag are kept apart from those on which it did not, so that
+// tests of the message against the tag on the latter still tell how the
+// message relates to the tag at the entry (see state.atEntry).
+type partID struct {
+	consts [lexrel.MaxK]constSet
+	moved  bool
+}
+
+func (q *state) partKey() partID {
+	var key partID
 	for i := range q.k {
 		if q.partMask&(1<<i) != 0 {
-			key[i] = q.cur[i]
+			key.consts[i] = q.cur[i]
 		}
 	}
+	key.moved = q.atEntry != nil
 	return key
 }
 
-// covers reports whether every constant s's tag may hold, q's may too.
+// covers reports whether every constant s's tag may hold, q's may too,
+// and both are on the same side of a handler's first tag change.
 func (q *state) covers(s *state) bool {
 	qk, sk := q.partKey(), s.partKey()
+	if qk.moved != sk.moved {
+		return false
+	}
 	for i := range q.k {
-		a, b := qk[i], sk[i]
+		a, b := qk.consts[i], sk.consts[i]
 		if !a.known {
 			continue
 		}

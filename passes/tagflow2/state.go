@@ -68,6 +68,74 @@ type state struct {
 	// used as a value goes through one, and a branch on it is a branch on
 	// the comparison.
 	bools map[loc]ssa.Value
+	// hmsg is, in a handler, the key of the received message's term;
+	// atEntry is that message and the tag as they were when the tag
+	// first changed in this step, nil while it has not. Condition III
+	// compares the message with the tag at the entry (a message of an
+	// earlier round than the process was in when it got it must leave
+	// the state unchanged), and a handler that moves its own tag forward
+	// (n.step = Grant) does not make its message stale.
+	hmsg    termKey
+	atEntry *entrySnapshot
+}
+
+// An entrySnapshot is the handler's message and the current tag at the
+// point where the tag first changed in a step: the message's relation
+// to the tag at the entry from then on.
+type entrySnapshot struct {
+	msg term
+	cur [lexrel.MaxK]constSet
+}
+
+// entryView is the handler's message related to the tag at the entry,
+// and what the tag was there; ok is false outside handlers.
+func (s *state) entryView() (entrySnapshot, bool) {
+	if s.atEntry != nil {
+		return *s.atEntry, true
+	}
+	if s.hmsg == (termKey{}) {
+		return entrySnapshot{}, false
+	}
+	t, ok := s.terms[s.hmsg]
+	return entrySnapshot{msg: t, cur: s.cur}, ok
+}
+
+// freezeEntry keeps the entry view before the tag first changes.
+func (s *state) freezeEntry() {
+	if s.atEntry != nil || s.hmsg == (termKey{}) {
+		return
+	}
+	if v, ok := s.entryView(); ok {
+		s.atEntry = &v
+	}
+}
+
+// joinEntry is the entry view of the join of a and b: kept apart only
+// where one of them changed the tag.
+func joinEntry(a, b *state) *entrySnapshot {
+	if a.atEntry == nil && b.atEntry == nil {
+		return nil
+	}
+	va, okA := a.entryView()
+	vb, okB := b.entryView()
+	switch {
+	case !okA:
+		return &vb
+	case !okB:
+		return &va
+	}
+	out := entrySnapshot{msg: va.msg.join(vb.msg)}
+	for i := range out.cur {
+		out.cur[i] = va.cur[i].union(vb.cur[i])
+	}
+	return &out
+}
+
+func sameEntry(a, b *entrySnapshot) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 func newState(k int) *state {
@@ -134,6 +202,7 @@ func (lattice) Equals(a, b *state) bool {
 	}
 	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
 		a.assumed == b.assumed && a.split == b.split && a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean && a.written == b.written &&
+		sameEntry(a.atEntry, b.atEntry) &&
 		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.readPending, b.readPending) && maps.Equal(a.bools, b.bools)
 }
 
@@ -145,6 +214,7 @@ func (lattice) Merge(a, b *state) *state {
 		return a
 	}
 	out := a.clone()
+	out.atEntry = joinEntry(a, b)
 	for i := range a.k {
 		out.cur[i] = a.cur[i].union(b.cur[i])
 		if b.unknownAt[i] != token.NoPos && (out.unknownAt[i] == token.NoPos || b.unknownAt[i] < out.unknownAt[i]) {
@@ -279,6 +349,7 @@ func (s *state) refineAll() {
 // (a composition, exact only where one side is equality). If src is a
 // component of a term, that term's component is now equal to the tag's.
 func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK, approx bool) {
+	s.freezeEntry()
 	oldToNew := rel.Inverse()
 	for key, t := range s.terms {
 		if t.kind == scalarTerm && int(t.comp) != i {
@@ -315,6 +386,7 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 // assignFrom sets the components in mask of the tag to those of the
 // message under key, together (see loopAnalysis.jump).
 func (s *state) assignFrom(key termKey, mask uint) {
+	s.freezeEntry()
 	m := s.terms[key]
 	inv := m.rel.Inverse()
 	exactOn := func(r lexrel.Set) bool {
@@ -385,6 +457,7 @@ func (s *state) settleSingle(m term, i int) {
 // over the integers: a term equal to the old tag is now below (above) it,
 // one above it is now at or above it.
 func (s *state) stepCur(i int, d int64) {
+	s.freezeEntry()
 	for key, t := range s.terms {
 		if t.kind == scalarTerm && int(t.comp) != i {
 			continue
