@@ -930,8 +930,31 @@ func (la *loopAnalysis) received(s *state, v ssa.Value, t types.Type) {
 	nt.direct = true
 	nt.approx = la.unread(nt.msg) // a message of any round may arrive
 	nt.envField = int8(env + 1)
+	la.assumeMsgEnums(s, &nt)
 	s.terms[key] = nt
 	s.regs[v] = ref{key: key, comp: wholeComp}
+	s.refine(key)
+}
+
+// assumeMsgEnums makes each component of the received message t that is
+// kept in the tag's Go enum one of the enum's constants, as the tag's
+// own component is assumed to be (see initialParts): a Phase field of a
+// message is PhaseEstimate, PhasePropose, ..., never below the first.
+func (la *loopAnalysis) assumeMsgEnums(s *state, t *term) {
+	if t.msg == nil || s.enums == nil {
+		return
+	}
+	for i, c := range t.msg.Components {
+		if i >= la.k || !s.enums[i].known || t.consts.at(i).known {
+			continue
+		}
+		if c.Kind != annotations.Field && c.Kind != annotations.Method {
+			continue
+		}
+		if ct := c.Type(); ct != nil && types.Identical(ct, la.loop.Vars[i].Type) {
+			t.consts = t.consts.with(i, s.enums[i])
+		}
+	}
 }
 
 // carriesMessages reports whether a channel's element type may be a

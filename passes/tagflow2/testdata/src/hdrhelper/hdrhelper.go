@@ -69,7 +69,6 @@ func (r *Replica) OnLate(m Msg) {
 	if r.behind(m.Hdr) {
 		return
 	}
-	r.view = m.Hdr.View
 	r.phase = Vote
 	r.net.Send(m.From, Msg{Hdr: Header{View: r.view, Phase: r.phase}}) // want `cannot prove 4: the process sends while a Msg that may be of a later round is kept, without a jump to its round first`
 }

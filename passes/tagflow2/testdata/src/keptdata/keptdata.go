@@ -62,7 +62,9 @@ func (p *proc) KeepsLater(n int) []string {
 			if m.Inst < p.inst {
 				continue
 			}
-			seen[m.From] = m.Value // want `cannot prove 3: Msg kept in the state without checking that its tag is >= \(p.inst,p.round\)`
+			// Not below the tag: m.Round is Report or Echo, and p.round is
+			// Report, the first of them.
+			seen[m.From] = m.Value
 		}
 		for _, v := range seen {
 			decided = append(decided, v)
