@@ -119,6 +119,9 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 	case r.comp >= 0:
 		la.rebind(s, r.key)
 		sc := la.scalarOf(s, val)
+		if m := la.mappingOf(s, r); m != nil {
+			sc = throughMap(sc, m)
+		}
 		t := s.terms[r.key]
 		rel := sc.relTo(s, int(r.comp))
 		t.rel = t.rel.Assign(int(r.comp), rel)
@@ -157,7 +160,7 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 	}
 	la.rebind(s, key)
 	for i, c := range t.msg.Components {
-		if i >= la.k || c.Kind != annotations.Field || len(c.FieldIndex) <= len(prefix) || !equalInts(c.FieldIndex[:len(prefix)], prefix) {
+		if i >= la.k || !hasFieldPath(c) || len(c.FieldIndex) <= len(prefix) || !equalInts(c.FieldIndex[:len(prefix)], prefix) {
 			continue
 		}
 		v, found := lit[pathString(c.FieldIndex[len(prefix):])]
@@ -191,6 +194,9 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 			}
 		}
 		sc := la.scalarOf(s, v)
+		if c.Kind == annotations.Mapped {
+			sc = throughMap(sc, c.Map)
+		}
 		t.rel = t.rel.Assign(i, sc.relTo(s, i))
 		t.approx = t.approx || !sc.exactTo(s, i)
 		t.unset &^= 1 << i
@@ -826,7 +832,7 @@ func (la *loopAnalysis) methodComponent(s *state, c *ssa.CallCommon, instr *ssa.
 		return false
 	}
 	for i, comp := range t.msg.Components {
-		if i < la.k && comp.Kind == annotations.Method && comp.Method != nil && comp.Method.Name() == fn.Name() {
+		if i < la.k && (comp.Kind == annotations.Method || comp.Kind == annotations.Mapped) && comp.Method != nil && comp.Method.Name() == fn.Name() {
 			s.regs[instr] = ref{key: r.key, comp: int8(i)}
 			return true
 		}

@@ -165,19 +165,83 @@ func (la *loopAnalysis) elemMsg(t types.Type) *annotations.Msg {
 }
 
 // unread reports whether a component of m's tag is of a kind this engine
-// does not read (an enum mapping): what it learns of such a
-// message's tag is then an over-approximation ("cannot prove"), never
-// exact.
+// does not read: what it learns of such a message's tag is then an
+// over-approximation ("cannot prove"), never exact. Every kind is read;
+// an enum mapping's constants are seen through the mapping (see
+// throughMap).
 func (la *loopAnalysis) unread(m *annotations.Msg) bool {
-	if m == nil {
-		return false
+	return false
+}
+
+// hasFieldPath reports whether component c is read from a field path of
+// the message: a field, or an enum mapping over a field.
+func hasFieldPath(c annotations.Component) bool {
+	return c.Kind == annotations.Field || c.Kind == annotations.Mapped && c.Method == nil && len(c.FieldIndex) > 0
+}
+
+// mappingOf is the enum mapping of the component r names, when it is one.
+func (la *loopAnalysis) mappingOf(s *state, r ref) *annotations.EnumMap {
+	if r.comp < 0 {
+		return nil
 	}
-	for i, c := range m.Components {
-		if i < la.k && c.Kind == annotations.Mapped {
-			return true
+	t, ok := s.terms[r.key]
+	if !ok || t.msg == nil || int(r.comp) >= len(t.msg.Components) {
+		return nil
+	}
+	if c := t.msg.Components[r.comp]; c.Kind == annotations.Mapped {
+		return c.Map
+	}
+	return nil
+}
+
+// throughMap is the constant scalar sc (a constant of the message's own
+// enum: Type: PrevoteType) seen as the round constants it stands for
+// under m; unknown when a constant is not mapped.
+func throughMap(sc scalar, m *annotations.EnumMap) scalar {
+	if !sc.consts.known || sc.comp >= 0 {
+		return sc
+	}
+	out := constsOf()
+	for _, v := range sc.consts.values() {
+		to, ok := m.Lookup(constant.MakeInt64(v))
+		if !ok {
+			sc.consts = unknownConsts
+			return sc
+		}
+		x, ok := constant.Int64Val(constant.ToInt(to))
+		if !ok {
+			sc.consts = unknownConsts
+			return sc
+		}
+		out = out.add(x)
+	}
+	sc.consts = out
+	return sc
+}
+
+// mapKeeps reports whether comparing with op commutes with the mapping m:
+// equality always does; inequality when m is one-to-one; an order when m
+// is strictly increasing.
+func mapKeeps(m *annotations.EnumMap, op lexrel.Rel) bool {
+	if op == lexrel.EQ {
+		return true
+	}
+	increasing, injective := true, true
+	for i, p := range m.Pairs {
+		for _, q := range m.Pairs[i+1:] {
+			sameTo := constant.Compare(p.ToValue, token.EQL, q.ToValue)
+			if sameTo && !constant.Compare(p.FromValue, token.EQL, q.FromValue) {
+				injective = false
+			}
+			if constant.Compare(p.FromValue, token.LSS, q.FromValue) != constant.Compare(p.ToValue, token.LSS, q.ToValue) || sameTo {
+				increasing = false
+			}
 		}
 	}
-	return false
+	if op == lexrel.NE {
+		return injective
+	}
+	return increasing
 }
 
 // freshMessage is a message about which nothing is known but its constant
@@ -212,7 +276,7 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 		// A zero value: exact once its field components are assigned.
 		t.approx = false
 		for i, c := range t.msg.Components {
-			if i < la.k && c.Kind == annotations.Field {
+			if i < la.k && hasFieldPath(c) {
 				t.unset |= 1 << i
 			}
 		}
@@ -637,7 +701,7 @@ func componentOf(m *annotations.Msg, path []int) int8 {
 	}
 	part := false
 	for i, c := range m.Components {
-		if c.Kind != annotations.Field {
+		if !hasFieldPath(c) {
 			continue
 		}
 		if equalInts(c.FieldIndex, path) {
@@ -1097,6 +1161,17 @@ func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
 // restrict restricts s to the executions where x op y.
 func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state {
 	xs, ys := la.scalarOf(s, x), la.scalarOf(s, y)
+	// A component under an enum mapping compared with a constant of the
+	// message's enum (vote.Type == PrevoteType): the constant it stands
+	// for, where the comparison means the same of both.
+	for _, p := range []struct{ comp, other *scalar }{{&xs, &ys}, {&ys, &xs}} {
+		if m := la.mappingOf(s, p.comp.r); m != nil && p.comp.ok && p.other.comp < 0 {
+			if !mapKeeps(m, op) {
+				return la.taint(s, x, y)
+			}
+			*p.other = throughMap(*p.other, m)
+		}
+	}
 	i := xs.comp
 	if i < 0 {
 		i = ys.comp

@@ -1,8 +1,9 @@
 // Package unread has messages whose tag the engine reads only in part: a
-// getter (a method component, read as the component it returns) beside an
-// enum mapping (not read), and an interface read through methods. Every
-// check that depends on what is not read is "cannot prove", never a pass
-// and never a violation of what the engine cannot see.
+// getter (a method component, read as the component it returns, here of a
+// field set through a pointer it does not follow) beside an enum mapping,
+// and an interface read through methods. Every check that depends on what
+// is not read is "cannot prove", never a pass and never a violation of
+// what the engine cannot see.
 package unread
 
 type Step int

@@ -1,0 +1,96 @@
+// Package enummap has votes whose step is the message's own enum,
+// SignedMsgType, mapped onto the round's, RoundStepType, by the
+// directive (as CometBFT's votes are): the engine reads a vote's step as
+// the round constant its type stands for.
+package enummap
+
+type RoundStepType int
+
+const (
+	RoundStepPropose   RoundStepType = 3
+	RoundStepPrevote   RoundStepType = 4
+	RoundStepPrecommit RoundStepType = 6
+)
+
+type SignedMsgType int
+
+const (
+	PrevoteType   SignedMsgType = 1
+	PrecommitType SignedMsgType = 2
+)
+
+//sync:msg Round,Type{PrevoteType:RoundStepPrevote,PrecommitType:RoundStepPrecommit}
+type Vote struct {
+	Round int
+	Type  SignedMsgType
+	From  int
+}
+
+type Net interface {
+	//sync:send
+	Send(v Vote)
+}
+
+//sync:tag round,step
+type State struct {
+	net        Net
+	round      int
+	step       RoundStepType
+	prevotes   map[int]bool
+	precommits map[int]bool
+}
+
+// enterPrevote prevotes in the current round: the vote's type stands for
+// the step the validator is in.
+//
+//sync:handler
+func (cs *State) EnterPrevote() {
+	if cs.step != RoundStepPropose {
+		return
+	}
+	cs.step = RoundStepPrevote
+	cs.prevotes, cs.precommits = map[int]bool{}, map[int]bool{}
+	cs.net.Send(Vote{Round: cs.round, Type: PrevoteType})
+}
+
+// enterPrecommitEarly precommits while still in Prevote: the vote stands
+// for a later step than the validator's.
+//
+//sync:handler
+func (cs *State) EnterPrecommitEarly() {
+	if cs.step != RoundStepPropose {
+		return
+	}
+	cs.step = RoundStepPrevote
+	cs.prevotes, cs.precommits = map[int]bool{}, map[int]bool{}
+	cs.net.Send(Vote{Round: cs.round, Type: PrecommitType}) // want `condition 2: Vote is sent with a tag other than the current one \(round,step\)`
+}
+
+// OnVote counts a prevote of the current round while prevoting, and a
+// precommit of it while precommitting.
+//
+//sync:handler
+func (cs *State) OnVote(v Vote) {
+	if v.Round != cs.round {
+		return
+	}
+	switch {
+	case v.Type == PrevoteType && cs.step == RoundStepPrevote:
+		cs.prevotes[v.From] = true
+	case v.Type == PrecommitType && cs.step == RoundStepPrecommit:
+		cs.precommits[v.From] = true
+	}
+}
+
+// OnAnyVote counts a precommit in the prevotes while prevoting: a vote
+// of a later step kept without moving to it.
+//
+//sync:handler
+func (cs *State) OnAnyVote(v Vote) {
+	if v.Round != cs.round || cs.step != RoundStepPrevote {
+		return
+	}
+	if v.Type == PrecommitType {
+		cs.prevotes[v.From] = true
+	}
+} // want `cannot prove 4: the process returns while a Vote that may be of a later round is kept, without a jump to its round first`
