@@ -138,10 +138,7 @@ func (la *loopAnalysis) checkStaleWrite(s *state, addr ssa.Value, instr ssa.Inst
 	}
 	bad := t.rel.Minus(t.rel.RestrictLex(lexrel.GE))
 	name := msgName(la, t.msg)
-	msg := fmt.Sprintf("the state changes while the received %s may be of an earlier round than %s: such a message must leave the state unchanged", name, la.tagText())
-	if s.atEntry != nil {
-		msg = fmt.Sprintf("the state changes while the received %s may be of an earlier round than %s was when the handler was called: such a message must leave the state unchanged", name, la.tagText())
-	}
+	msg := fmt.Sprintf("the state changes while the received %s may be of an earlier round than %s was when the handler was called: such a message must leave the state unchanged", name, la.tagText())
 	if t.inexact() {
 		la.report(3, instr.Pos(), true, "%s", msg)
 		return

@@ -111,7 +111,7 @@ func (n *Node) AnswerOld(m Message) {
 //sync:handler
 func (n *Node) CountAny(m Message) {
 	if m.Type == VoteResp && m.Granted {
-		n.granted++ // want `cannot prove 3: the state changes while the received Message may be of an earlier round than \(term,role\): such a message must leave the state unchanged`
+		n.granted++ // want `cannot prove 3: the state changes while the received Message may be of an earlier round than \(term,role\) was when the handler was called: such a message must leave the state unchanged`
 	}
 }
 

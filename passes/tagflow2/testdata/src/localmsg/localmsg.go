@@ -65,5 +65,5 @@ func (n *Node) StepNoFilter(m Message) {
 		n.elapsed++
 		return
 	}
-	n.votes[m.From] = true // want `cannot prove 3: the state changes while the received Message may be of an earlier round than \(term,role\): such a message must leave the state unchanged`
+	n.votes[m.From] = true // want `cannot prove 3: the state changes while the received Message may be of an earlier round than \(term,role\) was when the handler was called: such a message must leave the state unchanged`
 } // want `cannot prove 4: the process returns while a Message that may be of a later round is kept, without a jump to its round first`

@@ -72,5 +72,5 @@ func (p *Process) OnVoteEstimate(m Estimate) {
 		p.phase, p.step = m.Phase, Collect
 		p.est = map[int]bool{}
 	}
-	p.est[m.From] = true // want `cannot prove 3: the state changes while the received Estimate may be of an earlier round than \(phase,step\): such a message must leave the state unchanged`
+	p.est[m.From] = true // want `cannot prove 3: the state changes while the received Estimate may be of an earlier round than \(phase,step\) was when the handler was called: such a message must leave the state unchanged`
 }
