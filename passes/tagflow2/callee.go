@@ -281,6 +281,9 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 		la.callSite = call.Pos()
 	}
 	la.calls = append(la.calls, f)
+	if la.followed != nil {
+		la.followed[f] = true
+	}
 	defer func() {
 		la.calls = la.calls[:len(la.calls)-1]
 	}()

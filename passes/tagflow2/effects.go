@@ -1236,6 +1236,7 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 			s.unknownAt[i] = instr.Pos()
 		}
 	}
+	la.noteOpaqueFill(s, c)
 	if la.inRegion(instr) && !eff.std {
 		for _, a := range append(c.Args, c.Value) {
 			r, ok := s.regs[a]

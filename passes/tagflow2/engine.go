@@ -37,7 +37,12 @@ type loopAnalysis struct {
 	syncBase map[ssa.Value]int
 
 	reporting bool
-	findings  map[findingKey]tagflow.Finding
+	// filling, in the pre-pass that finds the rounds each mailbox field
+	// is filled in (see fill.go), collects them per field; nil otherwise.
+	filling []fillRounds
+	// followed are, in that pre-pass, the functions analysed.
+	followed map[*ssa.Function]bool
+	findings map[findingKey]tagflow.Finding
 
 	// calls is the stack of the package functions being analysed for a
 	// call (callee analysis), innermost last; calledInRegion says whether

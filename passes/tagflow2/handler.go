@@ -25,10 +25,20 @@ import (
 
 // runHandler analyses a handler method.
 func (la *loopAnalysis) runHandler() []tagflow.Finding {
+	la.prepareHandler()
+	return la.solveAndCheck(la.handlerEntry())
+}
+
+// prepareHandler makes the whole method the region analysed.
+func (la *loopAnalysis) prepareHandler() {
 	la.region = make(map[*ssa.BasicBlock]bool, len(la.fn.Blocks))
 	for _, b := range la.fn.Blocks {
 		la.region[b] = true
 	}
+}
+
+// handlerEntry is the state at a handler's entry.
+func (la *loopAnalysis) handlerEntry() *state {
 	entry := newState(la.k)
 	la.initialParts(entry)
 	entry.last = equalSet(la.k)
@@ -47,7 +57,7 @@ func (la *loopAnalysis) runHandler() []tagflow.Finding {
 		entry.hmsg = regKey(p)
 		entry.refineAll()
 	}
-	return la.solveAndCheck(entry)
+	return entry
 }
 
 // assumePre gives the handler's message t the constant its //sync:handler
@@ -425,6 +435,7 @@ func (la *loopAnalysis) noteEmptied(s *state, addr, val ssa.Value) {
 	default:
 		s.clean &^= 1 << j
 		s.written |= 1 << j
+		la.noteFill(s, j)
 	}
 }
 
@@ -435,6 +446,7 @@ func (la *loopAnalysis) noteWritten(s *state, v ssa.Value) {
 		if j := la.mailboxAt(ld.X); j >= 0 {
 			s.clean &^= 1 << j
 			s.written |= 1 << j
+			la.noteFill(s, j)
 		}
 	}
 }
@@ -448,6 +460,11 @@ func (la *loopAnalysis) tagMoved(s *state, i int, byMsg bool) {
 	}
 	for j, mb := range la.mailboxes() {
 		if mb.comps&(1<<i) == 0 || s.clean&(1<<j) != 0 {
+			continue
+		}
+		if s.written&(1<<j) == 0 && la.emptyAtEntry(s, j) {
+			// Not filled in the round the step began in: nothing of
+			// it is carried into the new one.
 			continue
 		}
 		s.owed |= 1 << j

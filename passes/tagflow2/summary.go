@@ -43,11 +43,27 @@ type summaries struct {
 	// interface's.
 	derived map[*types.TypeName]*annotations.Msg
 	ifaceOf map[*annotations.Msg]*annotations.Msg
+	// filled are, per process type, the rounds each of its mailbox
+	// fields is filled in (see fill.go).
+	filled map[*annotations.Process][]fillRounds
+	// handlers are the package's handlers and their functions.
+	handlers []handlerFunc
+	// funcs are the package's functions with a body.
+	funcs []*ssa.Function
+	// fillers are the functions the fill pre-pass analysed (see fill.go).
+	fillers map[*ssa.Function]bool
+}
+
+// A handlerFunc is a handler and the SSA function of its method.
+type handlerFunc struct {
+	loop *annotations.Loop
+	fn   *ssa.Function
 }
 
 func newSummaries(ann *annotations.Annotations, pkg *ssa.Package) *summaries {
 	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect), witness: newWitnesses(), mailboxes: make(map[*annotations.Process][]mailboxField),
-		derived: make(map[*types.TypeName]*annotations.Msg), ifaceOf: make(map[*annotations.Msg]*annotations.Msg)}
+		derived: make(map[*types.TypeName]*annotations.Msg), ifaceOf: make(map[*annotations.Msg]*annotations.Msg),
+		filled: make(map[*annotations.Process][]fillRounds), fillers: make(map[*ssa.Function]bool)}
 }
 
 // of is the effect of the call c.

@@ -39,6 +39,14 @@ func run(pass *analysis.Pass) (any, error) {
 	ssapkg.Build()
 	funcs := tagflow.SourceFuncs(pass, prog, ssapkg)
 	sum := newSummaries(ann, ssapkg)
+	for _, f := range funcs {
+		sum.funcs = append(sum.funcs, f)
+	}
+	for _, l := range handlers {
+		if fn := funcs[l.Func]; fn != nil {
+			sum.handlers = append(sum.handlers, handlerFunc{loop: l, fn: fn})
+		}
+	}
 	for _, l := range append(slices.Clone(ann.Loops), handlers...) {
 		out := &tagflow.Loop{Ann: l}
 		res.Loops = append(res.Loops, out)

@@ -496,6 +496,9 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 		// A location not written in this function: its content is
 		// whatever the code before left there.
 		switch {
+		case coll != nil && la.isMailbox(addr) && la.emptyAtEntry(s, la.mailboxAt(addr)):
+			// A mailbox never filled in the round of the entry.
+			s.terms[key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: coll, single: true}
 		case coll != nil && la.isMailbox(addr):
 			// A mailbox of a handler's process at the entry: it holds
 			// messages of the current round only, an invariant every

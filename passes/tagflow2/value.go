@@ -62,6 +62,17 @@ func (c constSet) union(d constSet) constSet {
 	return c
 }
 
+// intersect is the set of the values both c and d may be.
+func (c constSet) intersect(d constSet) constSet {
+	switch {
+	case !c.known:
+		return d
+	case !d.known:
+		return c
+	}
+	return c.filter(func(x int64) bool { return slices.Contains(d.values(), x) })
+}
+
 // filter keeps the values x of c for which keep(x) holds.
 func (c constSet) filter(keep func(int64) bool) constSet {
 	if !c.known {
