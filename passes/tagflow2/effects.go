@@ -852,6 +852,31 @@ func (la *loopAnalysis) methodComponent(s *state, c *ssa.CallCommon, instr *ssa.
 	return false
 }
 
+// ownMethod reports whether operand n of c (in c.Args, then c.Value) is
+// the receiver of a method of the message type it holds, with no other
+// operand that may reach the process's state: an interface message's
+// method called on it, or a method of a message type.
+func (la *loopAnalysis) ownMethod(c *ssa.CallCommon, n int) bool {
+	var recv ssa.Value
+	switch {
+	case c.IsInvoke() && n == len(c.Args):
+		recv = c.Value
+	case !c.IsInvoke() && n == 0 && c.Signature().Recv() != nil && len(c.Args) > 0:
+		recv = c.Args[0]
+	default:
+		return false
+	}
+	if !la.mayBeMessage(recv.Type()) || la.msgOf(recv.Type()) == nil && !la.interfaceOfMessages(recv.Type()) {
+		return false
+	}
+	for i, a := range c.Args {
+		if (c.IsInvoke() || i > 0) && holdsReference(a.Type()) {
+			return false
+		}
+	}
+	return true
+}
+
 func (la *loopAnalysis) commOf(c *ssa.CallCommon) *annotations.Comm {
 	return commOfCall(la.ann, c)
 }
@@ -1238,9 +1263,15 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 	}
 	la.noteOpaqueFill(s, c)
 	if la.inRegion(instr) && !eff.std {
-		for _, a := range append(c.Args, c.Value) {
+		for n, a := range append(c.Args, c.Value) {
 			r, ok := s.regs[a]
 			if !ok {
+				continue
+			}
+			if la.ownMethod(c, n) {
+				// A message's own method (m.GetChangeView(), an
+				// accessor of an interface message) reads it: it is
+				// handed no state of the process to keep it in.
 				continue
 			}
 			t := s.terms[r.key]

@@ -17,6 +17,7 @@ const (
 type Message interface {
 	View() uint64
 	Kind() Kind
+	Sender() int
 }
 
 type header struct {
@@ -25,6 +26,7 @@ type header struct {
 }
 
 func (h header) View() uint64 { return h.V }
+func (h header) Sender() int  { return h.From }
 
 type Prepare struct {
 	header
@@ -77,4 +79,25 @@ func (r *replica) OldView(d string) {
 		r.kind = KindCommit
 		r.net.Multicast(Commit{header: header{V: r.view - 1, From: r.id}}) // want `condition 2: Commit is sent with a tag other than the current one \(r.view,r.kind\)`
 	}
+}
+
+// Senders collects who sent the messages of its round: calling a message's
+// own method reads it and hands it nowhere.
+func (r *replica) Senders() []int {
+	var from []int
+	//sync:tag r.view,r.kind
+	for r.view < 10 {
+		m, ok := r.net.Recv()
+		if !ok {
+			return from
+		}
+		if m.Sender() == r.id {
+			continue // its own, of any round
+		}
+		if m.View() != r.view || m.Kind() != r.kind {
+			continue
+		}
+		from = append(from, m.Sender())
+	}
+	return from
 }
