@@ -305,7 +305,12 @@ func (la *loopAnalysis) constName(i int, x int64) string {
 func (la *loopAnalysis) sortedFindings() []tagflow.Finding {
 	la.lowerFindings()
 	out := make([]tagflow.Finding, 0, len(la.findings))
-	for _, f := range la.findings {
+	for key, f := range la.findings {
+		if _, lower := la.lowerAt[key.pos]; lower && key.cond == 1 && f.Unproven && strings.HasPrefix(f.Message, "the tag "+la.tagText()+" may be lower") {
+			// The same cause, the round's unknown value at the entry,
+			// said once: by the finding that names the values.
+			continue
+		}
 		out = append(out, f)
 	}
 	sort.Slice(out, func(i, j int) bool {

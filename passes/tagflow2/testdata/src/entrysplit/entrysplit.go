@@ -118,3 +118,22 @@ func (a *Acceptor) OnTimeout(ballot uint64, step Step) {
 func (a *Acceptor) OnStaleTimeout(ballot uint64) {
 	a.ballot, a.step = ballot+1, StepPrepare
 } // want `cannot prove 1: the tag \(ballot,step\) may be lower here than at the last communication point`
+
+// Loop leaves a.step as it was before its loop and sets StepPrepare at the
+// top of each iteration: in the first one that may be lower, reported
+// once, naming an entry value it is lower for.
+func (a *Acceptor) Loop() {
+	//sync:tag a.ballot,a.step
+	for a.ballot < 10 {
+		a.step = StepPrepare
+		a.net.Send(0, Prepare{Ballot: a.ballot}) // want `cannot prove 1: the tag \(a.ballot,a.step\) is lower here than at the last communication point if a.step is StepPromise or StepAccepted when the loop is entered, which the analysis does not know: set it before the loop`
+		m, ok := a.net.Recv()
+		if _, isPrep := m.(Prepare); !ok || !isPrep {
+			a.ballot++
+			continue
+		}
+		a.step = StepAccept
+		a.net.Send(0, Accept{Ballot: a.ballot})
+		a.ballot++
+	}
+}
