@@ -147,27 +147,12 @@ func runEngine(t *testing.T, r *recipe, root, name string, e *engineRun) {
 // finding in recipe form.
 func compare(t *testing.T, r *recipe, wants []want, got []finding) {
 	t.Helper()
-	matched := make([]bool, len(got))
-	for _, w := range wants {
-		i := slices.IndexFunc(got, func(f finding) bool { return w.matches(f) })
-		for i >= 0 && matched[i] {
-			j := slices.IndexFunc(got[i+1:], func(f finding) bool { return w.matches(f) })
-			if j < 0 {
-				i = -1
-				break
-			}
-			i += 1 + j
-		}
-		if i < 0 {
-			t.Errorf("%s.txt:%d: expected finding not reported: %s %s %s", r.name, w.line, w.analyzer, w.posn, w.message)
-			continue
-		}
-		matched[i] = true
+	missing, unexpected := match(wants, got)
+	for _, w := range missing {
+		t.Errorf("%s.txt:%d: expected finding not reported: %s %s %s", r.name, w.line, w.analyzer, w.posn, w.message)
 	}
-	for i, f := range got {
-		if !matched[i] {
-			t.Errorf("unexpected finding:\n%s", f)
-		}
+	for _, f := range unexpected {
+		t.Errorf("unexpected finding:\n%s", f)
 	}
 	if t.Failed() {
 		var all []string
@@ -176,6 +161,41 @@ func compare(t *testing.T, r *recipe, wants []want, got []finding) {
 		}
 		t.Logf("all findings, in recipe form:\n%s", strings.Join(all, "\n"))
 	}
+}
+
+// match pairs each want with a finding it matches, the required wants
+// first so that a maybe line never takes the finding a want line needs;
+// it returns the required wants left without one and the findings left
+// without a want.
+func match(wants []want, got []finding) (missing []want, unexpected []finding) {
+	matched := make([]bool, len(got))
+	for _, optional := range []bool{false, true} {
+		for _, w := range wants {
+			if w.optional != optional {
+				continue
+			}
+			i := slices.IndexFunc(got, func(f finding) bool { return w.matches(f) })
+			for i >= 0 && matched[i] {
+				j := slices.IndexFunc(got[i+1:], func(f finding) bool { return w.matches(f) })
+				if j < 0 {
+					i = -1
+					break
+				}
+				i += 1 + j
+			}
+			if i >= 0 {
+				matched[i] = true
+			} else if !optional {
+				missing = append(missing, w)
+			}
+		}
+	}
+	for i, f := range got {
+		if !matched[i] {
+			unexpected = append(unexpected, f)
+		}
+	}
+	return missing, unexpected
 }
 
 // runChild is the child's side: it analyses the job in the environment,
@@ -302,6 +322,42 @@ capped
 		_, err := parseRecipe("x", []byte("module m@v1\npackage .\n"+bad.text+"\n"))
 		if err == nil || err.Error() != bad.err {
 			t.Errorf("%q: error %v, want %s", bad.text, err, bad.err)
+		}
+	}
+}
+
+// TestMatchMaybe checks that a maybe line matches a finding when there is
+// one and is not required when there is none, and that a want line is
+// matched before a maybe line of the same finding.
+func TestMatchMaybe(t *testing.T) {
+	r, err := parseRecipe("x", []byte(`module m@v1
+package .
+want syncmono a.go:1 m
+maybe syncmono a.go:1 m
+maybe syncsend a.go:2 n
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f1 := finding{analyzer: "syncmono", posn: "a.go:1", message: "m"}
+	f2 := finding{analyzer: "syncsend", posn: "a.go:2", message: "n"}
+	f3 := finding{analyzer: "syncjump", posn: "a.go:3", message: "o"}
+	for _, c := range []struct {
+		name                string
+		got                 []finding
+		missing, unexpected int
+	}{
+		{"all reported", []finding{f1, f1, f2}, 0, 0},
+		{"maybes missing", []finding{f1}, 0, 0},
+		{"want missing", []finding{f2}, 1, 0},
+		{"one too many", []finding{f1, f1, f1, f3}, 0, 2},
+	} {
+		missing, unexpected := match(r.wants, c.got)
+		if len(missing) != c.missing || len(unexpected) != c.unexpected {
+			t.Errorf("%s: %d missing, %d unexpected; want %d, %d", c.name, len(missing), len(unexpected), c.missing, c.unexpected)
+		}
+		if c.name == "want missing" && (len(missing) != 1 || missing[0].line != 3 || missing[0].optional) {
+			t.Errorf("want missing: missing %+v, want the want line 3", missing)
 		}
 	}
 }

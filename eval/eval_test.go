@@ -23,6 +23,10 @@
 //	want~ ANALYZER FILE:LINE REGEXP
 //	suppressed ANALYZER FILE:LINE MESSAGE
 //	                             a finding a //sync:ignore of the recipe suppresses
+//	maybe ANALYZER FILE:LINE MESSAGE
+//	                             a finding the engine reports in some runs only (its
+//	                             output varies from run to run there): matched if
+//	                             reported, not required
 //	engine NAME                  the expectations that follow are those of engine NAME
 //	                             (v1 or v2, as CCVET_TAGFLOW names them)
 //	timeout DURATION             in an engine block: cap that engine's analysis (default 3m)
@@ -106,6 +110,7 @@ type insert struct {
 type want struct {
 	line       int // line of the recipe
 	suppressed bool
+	optional   bool // a maybe line: the finding may be missing
 	analyzer   string
 	posn       string // FILE:LINE
 	message    string // exact, unless re is set
@@ -174,12 +179,12 @@ func parseRecipe(name string, data []byte) (*recipe, error) {
 				return nil, bad("%v", err)
 			}
 			r.inserts = append(r.inserts, insert{line: n, file: m[1], scope: m[2], place: m[3], anchor: re, text: m[5]})
-		case "want", "want~", "suppressed":
+		case "want", "want~", "suppressed", "maybe":
 			f := strings.SplitN(rest, " ", 3)
 			if len(f) != 3 {
 				return nil, bad("want %s ANALYZER FILE:LINE MESSAGE", kw)
 			}
-			w := want{line: n, suppressed: kw == "suppressed", analyzer: f[0], posn: f[1], message: f[2]}
+			w := want{line: n, suppressed: kw == "suppressed", optional: kw == "maybe", analyzer: f[0], posn: f[1], message: f[2]}
 			if kw == "want~" {
 				re, err := regexp.Compile(f[2])
 				if err != nil {
