@@ -20,7 +20,7 @@ type Proposer struct {
 	step   Round
 
 	change   Change
-	value    []string                 // the value proposed in round Accept
+	value    []string         // the value proposed in round Accept
 	promises map[int]*Promise // mailbox of round Promise
 	accepts  map[int]struct{} // mailbox of round Accepted
 
