@@ -45,6 +45,7 @@
 //     (syncsend).
 //   - count-old-grants: the candidate counts vote answers without checking
 //     their term, so a grant of an earlier election counts (syncrecv).
-//   - vote-without-term: a vote request of a higher term is granted without
-//     the voter first moving to that term (syncjump).
+//   - prevote-keeps-term: a pre-vote request of a later term is answered
+//     without the node moving to that term, on the belief that a pre-vote
+//     must never change the term (syncjump).
 package raftprevote
