@@ -87,6 +87,7 @@ func (p *Process) Run(heights uint64) ([]string, error) {
 	//sync:tag height,period,step
 	for height < heights {
 		// Propose.
+		step = Propose
 		if leaderOf(height, period, p.n) == p.id {
 			v := st
 			if v == Bottom {
@@ -151,7 +152,7 @@ func (p *Process) Run(heights uint64) ([]string, error) {
 		if v, k := tally(ofPeriod(certs, period)); step == Cert && k >= quorum {
 			decided = append(decided, v)
 			height++
-			period, step, st = 1, Propose, Bottom
+			period, st = 1, Bottom
 			continue
 		}
 
@@ -170,7 +171,6 @@ func (p *Process) Run(heights uint64) ([]string, error) {
 		st, _ = tally(nexts)
 
 		period++
-		step = Propose
 	}
 	return decided, nil
 }

@@ -26,8 +26,9 @@
 //
 // Loop style over channels: Process.Run is one loop, one iteration per
 // period, with a three-variable tag held in locals,
-// //sync:tag height,period,step; the period and step are reset at the end
-// of the iteration (or when a height is decided). One message type, Vote,
+// //sync:tag height,period,step; the step is reset at the start of the
+// iteration and the period increased at its end (or reset when a height is
+// decided). One message type, Vote,
 // carries the whole tag in fields (//sync:msg Height,Period,Step). Messages
 // go out on one channel to a sequencer that delivers them to everybody
 // (//sync:peers) and come in on an inbox channel (//sync:inbox). Most
@@ -38,9 +39,9 @@
 //
 // # Mutants (mutants.txt)
 //
-//   - retry-same-period: a period without a proposal is retried with
-//     continue, which skips the period increment at the end of the loop and
-//     goes back to step Propose of the same period (syncmono).
+//   - retry-same-period: a period without a soft quorum is abandoned with
+//     continue, which skips the period increment at the end of the loop: the
+//     step goes back to Propose in the same period (syncmono).
 //   - cert-as-soft: the cert vote is built by copying the soft vote and
 //     still says step Soft (syncsend).
 //   - collect-any-period: the collect helper drops votes of other heights
