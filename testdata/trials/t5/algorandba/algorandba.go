@@ -139,14 +139,15 @@ func (p *Process) Run(heights uint64) ([]string, error) {
 		timer.Stop()
 		// Jump to the latest round the mailbox holds: a later period's
 		// Cert step, or else this period's Next step.
+		latest := period
 		for _, m := range certs {
-			if m.Period > period {
-				period = m.Period
-				certVal = Bottom // we did not cert-vote in that period
-				clear(nexts)     // next votes of an older period
-			}
+			latest = max(latest, m.Period)
 		}
-		if len(nexts) > 0 {
+		if latest > period {
+			period = latest
+			certVal = Bottom // we did not cert-vote in that period
+			clear(nexts)     // next votes of an older period
+		} else if len(nexts) > 0 {
 			step = Next
 		}
 		if v, k := tally(ofPeriod(certs, period)); step == Cert && k >= quorum {

@@ -47,6 +47,6 @@
 //   - collect-any-period: the collect helper drops votes of other heights
 //     and steps but not of earlier periods, which then count towards this
 //     period's soft and next quorums (syncrecv).
-//   - cert-no-jump: a quorum of cert votes of any stored period decides,
-//     and the process never moves to a later period it stored (syncjump).
+//   - cert-no-jump: a quorum of cert votes of the latest stored period
+//     decides, but the process never moves to that period (syncjump).
 package algorandba
