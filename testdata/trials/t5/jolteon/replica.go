@@ -165,6 +165,7 @@ func (r *Replica) OnLocalTimeout(round uint64) {
 // giveUp stops voting in the round and broadcasts a timeout.
 func (r *Replica) giveUp() {
 	r.step = StepTimeout
+	clear(r.votes) // no QC of this round from us any more
 	r.lastVoted = max(r.lastVoted, r.round)
 	r.broadcast(&Timeout{HighQC: r.highQC})
 }

@@ -102,6 +102,7 @@ func (n *Node) Tick() {
 	n.step = StepPreVote
 	n.role = PreCandidate
 	n.lead = None
+	clear(n.votes) // a candidate's election is over
 	clear(n.preVotes)
 	n.preVotes[n.id] = true
 	n.broadcast(Message{Type: MsgPreVote, Term: n.term + 1, LogTerm: n.lastTerm, Index: n.lastIndex})
@@ -122,6 +123,7 @@ func (n *Node) Step(m *Message) {
 		n.step = StepLead
 		n.role = Follower
 		n.lead = m.From
+		clear(n.votes) // a candidate of this term lost
 		n.electionElapsed = 0
 		n.lastIndex, n.lastTerm = m.Index, m.LogTerm
 	case MsgPreVote:
