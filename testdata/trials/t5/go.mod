@@ -1,0 +1,3 @@
+module trials.example/t5
+
+go 1.26
