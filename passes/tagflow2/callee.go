@@ -27,7 +27,16 @@ func (la *loopAnalysis) followable(c *ssa.CallCommon) *ssa.Function {
 	if f == nil || len(f.Blocks) == 0 || (pkgOf(f) != la.fn.Pkg && !la.wrapsPackageMethod(f)) {
 		return nil
 	}
-	if len(la.calls) >= maxCallDepth || slices.Contains(la.calls, f) || f == la.fn {
+	if slices.Contains(la.calls, f) || f == la.fn {
+		return nil // recursion (see scc.go)
+	}
+	if len(la.calls) >= maxCallDepth {
+		// What the call does is then cut off where it is reached: an
+		// analysis of a caller that met it holds at this depth only
+		// (see callFunction). Synthetic wrappers (an instance of a
+		// generic method) count: not counting them makes generic code
+		// followed twice as deep, at ten times the cost on dBFT.
+		la.truncated++
 		return nil
 	}
 	return f
@@ -110,18 +119,24 @@ func (la *loopAnalysis) callFunction(s *state, f *ssa.Function, c *ssa.CallCommo
 	}()
 	var out calleeExit
 	found := false
+	rec := la.recursionKey(f)
 	if !la.reporting {
 		for _, m := range la.memo[f] {
-			if maps.Equal(m.binds, binds) && maps.Equal(m.ptrs, ptrs) && maps.Equal(m.consts, consts) && (lattice{}).Equals(m.entry, entry) {
+			if slices.Equal(m.rec, rec) && (m.depth < 0 || m.depth == len(la.calls)) && maps.Equal(m.binds, binds) && maps.Equal(m.ptrs, ptrs) && maps.Equal(m.consts, consts) && (lattice{}).Equals(m.entry, entry) {
 				out, found = m.out, true
 				break
 			}
 		}
 	}
 	if !found {
+		cut := la.truncated
 		out = la.analyseCallee(f, entry, instr)
 		if !la.reporting {
-			la.memo[f] = append(la.memo[f], memoEntry{entry: entry, binds: binds, ptrs: ptrs, consts: consts, out: out})
+			m := memoEntry{entry: entry, binds: binds, ptrs: ptrs, consts: consts, out: out, rec: rec, depth: -1}
+			if la.truncated != cut {
+				m.depth = len(la.calls)
+			}
+			la.memo[f] = append(la.memo[f], m)
 		}
 	}
 	exit, result := out.exit, out.result

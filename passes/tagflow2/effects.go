@@ -1111,6 +1111,10 @@ func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, ins
 		la.extremum(s, b.Name() == "max", c.Args, instr)
 		return
 	}
+	if b.Name() == "clear" && len(c.Args) == 1 {
+		la.clearMap(s, c.Args[0])
+		return
+	}
 	if b.Name() != "append" || la.elemMsg(instr.Type()) == nil {
 		return
 	}
@@ -1137,6 +1141,27 @@ func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, ins
 	t.kind = collectionTerm
 	s.terms[regKey(instr)] = t
 	s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
+}
+
+// clearMap interprets clear(m) for a map m: it is empty afterwards, as
+// after m = map[K]V{} (a slice's clear zeroes its elements, which are
+// still there). A mailbox field cleared owes nothing for the tag's change.
+func (la *loopAnalysis) clearMap(s *state, m ssa.Value) {
+	if _, isMap := m.Type().Underlying().(*types.Map); !isMap {
+		return
+	}
+	if ld, ok := m.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if j := la.mailboxAt(ld.X); j >= 0 {
+			s.owed &^= 1 << j
+			s.owedByMsg &^= 1 << j
+			s.clean |= 1 << j
+		}
+	}
+	if r, ok := la.collectionRef(s, m); ok {
+		t := s.terms[r.key]
+		s.terms[r.key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: t.msg, single: true}
+		delete(s.pending, r.key)
+	}
 }
 
 // extremum interprets max(args...) (or min): an integer related to a tag

@@ -40,6 +40,9 @@ type loopAnalysis struct {
 	// filling, in the pre-pass that finds the rounds each mailbox field
 	// is filled in (see fill.go), collects them per field; nil otherwise.
 	filling []fillRounds
+	// truncated counts the calls not followed for the depth bound or
+	// recursion (see followable).
+	truncated int
 	// followed are, in that pre-pass, the functions analysed.
 	followed map[*ssa.Function]bool
 	findings map[findingKey]tagflow.Finding
@@ -102,6 +105,12 @@ type memoEntry struct {
 	ptrs   map[*ssa.Parameter]loc
 	consts map[*ssa.Parameter]*ssa.Const
 	out    calleeExit
+	// rec is the recursion key it was analysed under (see scc.go).
+	rec []*ssa.Function
+	// depth is, for an analysis that met the depth bound, the depth it
+	// ran at: what it cut off depends on it, so it is reused at the same
+	// depth only; -1 otherwise.
+	depth int
 }
 
 type findingKey struct {

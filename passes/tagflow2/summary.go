@@ -50,6 +50,9 @@ type summaries struct {
 	handlers []handlerFunc
 	// funcs are the package's functions with a body.
 	funcs []*ssa.Function
+	// sccIndex is the strongly connected component of the call graph
+	// each function is in (see scc.go).
+	sccIndex map[*ssa.Function]int
 	// fillers are the functions the fill pre-pass analysed (see fill.go).
 	fillers map[*ssa.Function]bool
 }

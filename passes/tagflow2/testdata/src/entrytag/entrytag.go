@@ -76,3 +76,14 @@ func (n *Node) OnPrepare(m Msg) {
 	n.step = Promise
 	n.grantedAt = m.From
 }
+
+// OnLaterPrepare joins a later epoch and empties promises with clear.
+//
+//sync:handler Kind==Prepare
+func (n *Node) OnLaterPrepare(m Msg) {
+	if m.Epoch <= n.epoch {
+		return
+	}
+	n.epoch, n.step = m.Epoch, Prepare
+	clear(n.promises)
+}
