@@ -27,14 +27,18 @@ type loopGen struct {
 	base int // offset of the file in fset
 
 	phase, round *annotations.SyncVar
-	outer        *annotations.Loop // the loop that calls this one, if it is a nested machine
-	calls        *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
-	calledCtor   string            // the constructor of the machine it calls
-	calledFn     *ast.FuncDecl     // the function of the loop it calls
-	calledAt     string            // the position of that loop
-	forStmt      *ast.ForStmt      // the loop, if a for statement
-	rangeStmt    *ast.RangeStmt    // the loop, if a range over an integer
-	label        string            // the loop's label, if any
+	// phases are the variables of the tag that make the phase, in order
+	// (one, or more for tags such as height,round,step); phase is the
+	// last of them.
+	phases     []*annotations.SyncVar
+	outer      *annotations.Loop // the loop that calls this one, if it is a nested machine
+	calls      *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
+	calledCtor string            // the constructor of the machine it calls
+	calledFn   *ast.FuncDecl     // the function of the loop it calls
+	calledAt   string            // the position of that loop
+	forStmt    *ast.ForStmt      // the loop, if a for statement
+	rangeStmt  *ast.RangeStmt    // the loop, if a range over an integer
+	label      string            // the loop's label, if any
 
 	preLoop  []ast.Stmt // statements of the function before the loop
 	prologue []ast.Stmt // the body's statements before the first round's send
@@ -190,12 +194,15 @@ func (g *loopGen) checkTag() error {
 				g.outer = l
 			}
 		}
-		if g.outer == nil {
-			return refuse(g.loop.Directive.Pos(), "not supported yet: %d synchronization variables (%s); make-HO handles a phase and a round", len(own), g.loop.TagString())
+		if g.outer != nil {
+			own = own[len(own)-2:]
 		}
-		own = own[len(own)-2:]
 	}
-	g.phase, g.round = own[0], own[1]
+	// The leading variables together are the phase, ordered
+	// lexicographically (height,round,step: the phase is the pair
+	// height,round); the last one is the round.
+	g.phases, g.round = own[:len(own)-1], own[len(own)-1]
+	g.phase = g.phases[len(g.phases)-1]
 	if g.round.Enum == nil {
 		return refuse(g.round.Pos, "round variable %s has an unbounded domain: its type %s has no constants (make-HO needs the rounds as a Go enum)",
 			g.round.Name, types.TypeString(g.round.Type, types.RelativeTo(g.u.pass.Pkg)))
@@ -836,25 +843,14 @@ func (g *loopGen) localTo(s ast.Stmt, rest []ast.Stmt) bool {
 // top-level statement before the first round's send, or by the loop's
 // post statement.
 func (g *loopGen) checkPhase() error {
+	// With a phase of several variables, increasing any of them
+	// increases the phase: condition I, which the suite proved, says
+	// that the tag never decreases, so the variables after it may be
+	// reset (height++; round = 0).
 	inc := func(s ast.Stmt) bool {
-		switch s := s.(type) {
-		case *ast.IncDecStmt:
-			return s.Tok == token.INC && g.isVar(s.X, g.phase)
-		case *ast.AssignStmt:
-			if len(s.Lhs) != 1 || !g.isVar(s.Lhs[0], g.phase) {
-				return false
-			}
-			switch s.Tok {
-			case token.ADD_ASSIGN:
-				v := g.info.Types[s.Rhs[0]].Value
-				return v != nil && constant.Sign(v) > 0
-			case token.ASSIGN:
-				b, ok := ast.Unparen(s.Rhs[0]).(*ast.BinaryExpr)
-				if !ok || b.Op != token.ADD {
-					return false
-				}
-				v := g.info.Types[b.Y].Value
-				return g.isVar(b.X, g.phase) && v != nil && constant.Sign(v) > 0
+		for _, ph := range g.phases {
+			if g.increments(s, ph) {
+				return true
 			}
 		}
 		return false
@@ -867,8 +863,42 @@ func (g *loopGen) checkPhase() error {
 	if g.forStmt != nil && g.forStmt.Post != nil && inc(g.forStmt.Post) {
 		return nil
 	}
+	if len(g.phases) > 1 {
+		var names []string
+		for _, ph := range g.phases {
+			names = append(names, ph.Name)
+		}
+		return refuse(g.loop.Pos(), "phase (%s) is not increased on every iteration: make-HO needs %s++ (or an increase of a variable before it) at the top level of the loop body, before the first round's send, or in the loop's post statement",
+			strings.Join(names, ","), g.phase.Name)
+	}
 	return refuse(g.loop.Pos(), "phase %s is not increased on every iteration: make-HO needs %s++ at the top level of the loop body, before the first round's send, or in the loop's post statement",
 		g.phase.Name, g.phase.Name)
+}
+
+// increments reports whether s increases the variable v by a positive
+// constant: v++, v += k or v = v + k.
+func (g *loopGen) increments(s ast.Stmt, v *annotations.SyncVar) bool {
+	switch s := s.(type) {
+	case *ast.IncDecStmt:
+		return s.Tok == token.INC && g.isVar(s.X, v)
+	case *ast.AssignStmt:
+		if len(s.Lhs) != 1 || !g.isVar(s.Lhs[0], v) {
+			return false
+		}
+		switch s.Tok {
+		case token.ADD_ASSIGN:
+			k := g.info.Types[s.Rhs[0]].Value
+			return k != nil && constant.Sign(k) > 0
+		case token.ASSIGN:
+			b, ok := ast.Unparen(s.Rhs[0]).(*ast.BinaryExpr)
+			if !ok || b.Op != token.ADD {
+				return false
+			}
+			k := g.info.Types[b.Y].Value
+			return g.isVar(b.X, v) && k != nil && constant.Sign(k) > 0
+		}
+	}
+	return false
 }
 
 // targetsLoop reports whether the branch statement b, inside the top-level

@@ -65,6 +65,7 @@ var aborts = []string{
 	"nestedcall.go:94:3: not supported yet: a call of the nested tagged loop at nestedcall.go:62 on q (make-HO handles calls on the function's own pointer receiver)",
 	"nestedtags.go:48:3: nested loop without the outer tags: the loop at nestedtags.go:54, called here, is tagged p.slot,p.sstep, which does not start with this loop's tag p.round,p.step",
 	"nestedtags.go:54:2: loop of (*Proc).inner is not proven communication-closed: ccvet reports 1 finding(s) (first: testdata/src/nestedtags/nestedtags.go:67:24: InnerMsg stored without checking that its tag is >= (p.round,p.step): a message of an earlier round can get in (condition III: only messages of the current or a later round are stored, and a reception writes only the mailbox) (syncrecv)); make-HO needs a clean loop",
+	"heights.go:26:2: phase (p.height,p.round) is not increased on every iteration: make-HO needs p.round++ (or an increase of a variable before it) at the top level of the loop body, before the first round's send, or in the loop's post statement",
 	"nophase.go:32:2: phase p.round is not increased on every iteration: make-HO needs p.round++ at the top level of the loop body, before the first round's send, or in the loop's post statement",
 	"notclean.go:32:2: loop of (*Proc).Run is not proven communication-closed: ccvet reports 1 finding(s) (first: testdata/src/notclean/notclean.go:35:18: Msg sent with Round different from the current p.round (condition II: a message carries the tag of the round it is sent in) (syncsend)); make-HO needs a clean loop",
 	"splitif.go:55:4: not supported yet: p.step changes inside a nested statement (make-HO handles round changes at the top level of the loop body, or of the body of a top-level if without else)",
@@ -378,7 +379,7 @@ func TestMainErrors(t *testing.T) {
 // detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
-	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform", "selfindex"}
+	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform", "selfindex", "heights"}
 	// funcform keeps its tag and its state in local variables, which the
 	// differential test cannot read while the asynchronous code runs;
 	// plainrecv has the same plain reception loops on a process struct.

@@ -546,7 +546,7 @@ func (g *loopGen) hoist() error {
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Pos() < vars[j].Pos() })
 	for _, v := range vars {
-		if len(where[v]) > 1 || v == g.phase.Root || v == g.round.Root || g.isResult(v) {
+		if len(where[v]) > 1 || g.isTagRoot(v) || g.isResult(v) {
 			add(v)
 		}
 	}
@@ -581,6 +581,20 @@ func (g *loopGen) hoist() error {
 		g.itersField = g.freshField("iters")
 	}
 	return g.rewriteHoisted(regions)
+}
+
+// isTagRoot reports whether v is the variable a synchronization variable
+// of the loop's tag starts from.
+func (g *loopGen) isTagRoot(v types.Object) bool {
+	if v == g.round.Root {
+		return true
+	}
+	for _, ph := range g.phases {
+		if v == ph.Root {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *loopGen) freshField(base string) string {
