@@ -53,6 +53,9 @@ func (g *loopGen) commKind(n ast.Node) annotations.CommKind {
 		if c := g.comm(n); c != nil {
 			return c.Kind
 		}
+		if g.sendHelper(n) != nil {
+			return annotations.Send
+		}
 	case *ast.SendStmt:
 		if _, cf := g.peerChan(n.Chan); cf != nil {
 			return annotations.Send
@@ -184,7 +187,7 @@ func (g *loopGen) checkChannels() error {
 	g.cancels = make(map[*ast.UnaryExpr]ast.Expr)
 	timeouts := make(map[*ast.UnaryExpr]bool)
 	var err error
-	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
+	check := func(n ast.Node) bool {
 		if err != nil {
 			return false
 		}
@@ -211,7 +214,11 @@ func (g *loopGen) checkChannels() error {
 			err = g.checkSelect(n, timeouts)
 		}
 		return err == nil
-	})
+	}
+	ast.Inspect(g.loop.Body, check)
+	for _, h := range g.usedHelpers {
+		ast.Inspect(h.decl.Body, check)
+	}
 	if err != nil {
 		return err
 	}
@@ -254,7 +261,7 @@ func (g *loopGen) checkHiddenComm() error {
 		}
 		if call, ok := n.(*ast.CallExpr); ok && g.commKind(call) == 0 {
 			if name := g.hiddenComm(call, 0); name != "" {
-				err = refuse(call.Pos(), "not supported yet: a call of %s, which sends or receives (make-HO translates the sends and receives written in the loop itself and calls of //sync:send and //sync:recv functions: write them in the loop, or annotate the function)", name)
+				err = refuse(call.Pos(), "not supported yet: a call of %s, which sends or receives (make-HO translates the sends and receives written in the loop itself, calls of //sync:send and //sync:recv functions, and calls on the process of its methods, in the loop's file, that send and never receive: write them in the loop, or annotate the function)", name)
 			}
 		}
 		return err == nil

@@ -141,6 +141,7 @@ func (g *loopGen) emit() ([]byte, error) {
 	table.WriteString("}")
 	g.method(&b, "Rounds returns the round table: one phase.", "Rounds() []compho.Round", table.String())
 	g.method(&b, "Halted reports whether the loop has ended.", "Halted() bool", "return "+m+".halted")
+	b.WriteString(g.helperText(qual))
 	g.emitClone(&b, fields)
 	g.emitKey(&b, fields)
 	return b.Bytes(), nil

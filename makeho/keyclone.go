@@ -138,6 +138,11 @@ func isEnvType(t types.Type) bool {
 	if types.Identical(t, types.Universe.Lookup("error").Type()) {
 		return false
 	}
+	// A mutex (of the process, which helpers that send lock) orders
+	// goroutines: it is no state of the algorithm, and must not be copied.
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" {
+		return true
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Chan, *types.Signature:
 		return true

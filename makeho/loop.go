@@ -72,6 +72,11 @@ type loopGen struct {
 	iterField, itersField           string // counter and bound of a range over an integer
 
 	imps map[string]string // import path -> name used in the generated code
+
+	// Helpers that send (helper.go).
+	helpers     map[*types.Func]*helper // the methods examined, nil if not helpers
+	procAliases map[types.Object]bool   // the receivers of the helpers: the process in their bodies
+	usedHelpers []*helper               // the helpers the loop calls, directly or through others
 }
 
 // A round is the code of one round constant.
@@ -141,19 +146,23 @@ func (g *loopGen) run() ([]byte, map[string]string, error) {
 	}
 	steps := []func() error{
 		g.checkTag,
+		g.findHelpers,
 		g.inferChans,
 		g.checkNesting,
 		g.locate,
 		g.chooseNames,
+		g.helperParams,
 		g.callEdits,
 		g.checkChannels,
 		g.split,
 		g.checkPhase,
+		g.checkHelpers,
 		g.branches,
 		g.sends,
 		g.receptions,
 		g.checkHiddenComm,
 		g.hoist,
+		g.nameHelpers,
 		func() error { g.splitEdits(); return nil },
 	}
 	for _, step := range steps {
@@ -752,6 +761,15 @@ func (g *loopGen) maxPerPath(stmts []ast.Stmt, kind annotations.CommKind) token.
 // sendUnsafe returns the position of something in s that may change the
 // state of the process, other than a send: Send functions must not.
 func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
+	return g.unsafeIn(s, s, false)
+}
+
+// unsafeIn returns the position of something in s that may change the
+// state of the process, other than a send; the variables declared in
+// scope are local. In the body of a helper that sends (helper), a return
+// and the locking of a mutex (which only orders the helper's sends with
+// other goroutines) are allowed too.
+func (g *loopGen) unsafeIn(s ast.Stmt, scope ast.Node, helper bool) token.Pos {
 	local := func(e ast.Expr) bool {
 		// A field of a local struct value (ack.Last = p.last) is local
 		// too; through a pointer, slice or map it is not.
@@ -777,7 +795,7 @@ func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
 			return true
 		}
 		obj := g.info.ObjectOf(id)
-		return obj != nil && s.Pos() <= obj.Pos() && obj.Pos() < s.End()
+		return obj != nil && scope.Pos() <= obj.Pos() && obj.Pos() < scope.End()
 	}
 	var pos token.Pos
 	ast.Inspect(s, func(n ast.Node) bool {
@@ -800,9 +818,12 @@ func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
 			if !ok {
 				break
 			}
-			if c := g.comm(call); c != nil && c.Kind == annotations.Send {
+			if g.commKind(call) == annotations.Send {
 				// The arguments are expressions; calls in them are
 				// message builders, assumed not to change the state.
+				return false
+			}
+			if helper && isMutexCall(g.info, call) {
 				return false
 			}
 			pos = n.Pos()
@@ -813,7 +834,21 @@ func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
 				return false
 			}
 			pos = n.Pos()
-		case *ast.ReturnStmt, *ast.BranchStmt, *ast.GoStmt, *ast.DeferStmt, *ast.LabeledStmt:
+		case *ast.ReturnStmt:
+			if !helper {
+				pos = n.Pos()
+			}
+		case *ast.DeferStmt:
+			if !helper || !isMutexCall(g.info, n.Call) {
+				pos = n.Pos()
+			}
+			return false
+		case *ast.BranchStmt:
+			// A break or continue of a loop of the helper stays in it.
+			if !helper || n.Tok == token.GOTO || n.Tok == token.FALLTHROUGH {
+				pos = n.Pos()
+			}
+		case *ast.GoStmt, *ast.LabeledStmt:
 			pos = n.Pos()
 		case *ast.FuncLit:
 			return false

@@ -88,40 +88,50 @@ func (g *loopGen) sends() error {
 			stmts = append(append([]ast.Stmt{}, sp.tail...), stmts...)
 		}
 		for _, s := range stmts {
-			if err := g.chanSends(s); err != nil {
-				return err
-			}
-			stmts := make(map[*ast.CallExpr]bool)
-			ast.Inspect(s, func(n ast.Node) bool {
-				if es, ok := n.(*ast.ExprStmt); ok {
-					if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
-						stmts[call] = true
-					}
-				}
-				return true
-			})
-			var err error
-			ast.Inspect(s, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || err != nil {
-					return err == nil
-				}
-				if c := g.comm(call); c != nil && c.Kind == annotations.Send {
-					if !stmts[call] {
-						err = refuse(call.Pos(), "not supported yet: a send whose result is used")
-						return false
-					}
-					err = g.send(call)
-					return false
-				}
-				return true
-			})
-			if err != nil {
+			if err := g.sendsIn(s); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return g.helperSends()
+}
+
+// sendsIn translates the sends of s: on channels of a peers table, calls
+// of //sync:send functions, and calls of helpers that send.
+func (g *loopGen) sendsIn(s ast.Stmt) error {
+	if err := g.chanSends(s); err != nil {
+		return err
+	}
+	stmts := make(map[*ast.CallExpr]bool)
+	ast.Inspect(s, func(n ast.Node) bool {
+		if es, ok := n.(*ast.ExprStmt); ok {
+			if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
+				stmts[call] = true
+			}
+		}
+		return true
+	})
+	var err error
+	ast.Inspect(s, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || err != nil {
+			return err == nil
+		}
+		if c := g.comm(call); c != nil && c.Kind == annotations.Send {
+			if !stmts[call] {
+				err = refuse(call.Pos(), "not supported yet: a send whose result is used")
+				return false
+			}
+			err = g.send(call)
+			return false
+		}
+		if h := g.sendHelper(call); h != nil {
+			err = g.helperCall(call, h)
+			return false
+		}
+		return true
+	})
+	return err
 }
 
 func (g *loopGen) send(call *ast.CallExpr) error {

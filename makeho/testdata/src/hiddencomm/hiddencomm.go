@@ -1,5 +1,6 @@
 // Package hiddencomm is a make-HO abort case: a round's send goes through
-// a helper of the package that is not a //sync:send function.
+// a helper of the package that is not a //sync:send function and changes
+// the state; another loop receives through a helper.
 package hiddencomm
 
 import (
@@ -24,12 +25,14 @@ type Proc struct {
 	round int
 	step  Step
 	x     int
+	sent  int
 }
 
-// toAll sends m to every process but 0, one Send each.
+// toAll sends m to every process but 0, one Send each, and counts them.
 func (p *Proc) toAll(m Msg) {
 	for q := 1; q < p.n; q++ {
 		p.net.Send(q, m)
+		p.sent++
 	}
 }
 
@@ -51,6 +54,34 @@ func (p *Proc) Run() {
 			}
 			got = append(got, m)
 		}
+		p.x = len(got)
+	}
+}
+
+// recvAll receives the messages of the round until a timeout.
+func (p *Proc) recvAll() []Msg {
+	var got []Msg
+	for len(got) < 3 {
+		raw, _, ok := p.net.Recv(time.Now())
+		if !ok {
+			break
+		}
+		m, isMsg := raw.(Msg)
+		if !isMsg || m.Round != p.round || m.Step != p.step {
+			continue
+		}
+		got = append(got, m)
+	}
+	return got
+}
+
+func (p *Proc) RunRecv() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = A
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		got := p.recvAll()
 		p.x = len(got)
 	}
 }
