@@ -44,6 +44,7 @@ type loopGen struct {
 	prologue []ast.Stmt // the body's statements before the first round's send
 	rounds   []*round
 
+	rotated   ast.Stmt              // the last statement of the body, if it enters the first round on every path (the next iteration's)
 	splits    []*splitIf            // the ifs that enter a round on one path
 	forks     map[ast.Stmt]*fork    // the if/else statements that enter a round on both paths
 	forkAfter map[ast.Stmt]bool     // the statements of their paths after the switches
@@ -461,12 +462,25 @@ func (g *loopGen) split() error {
 	for _, f := range g.forks {
 		top[f.sw[0]], top[f.sw[1]] = true, true
 	}
+	if err := g.findRotation(body, top); err != nil {
+		return err
+	}
 	if err := g.checkRoundWrites(top); err != nil {
 		return err
 	}
 	var cur *round
 	var before []ast.Stmt
+	if g.rotated != nil {
+		// The first round is entered at the end of the previous
+		// iteration, and before the loop: its code starts the body.
+		cur = &round{c: g.round.Enum.Consts[0]}
+		g.rounds = append(g.rounds, cur)
+	}
 	for _, s := range body {
+		if s == g.rotated {
+			cur.update = append(cur.update, s) // the end of the last round's update
+			continue
+		}
 		if c := g.roundConst(s); c != nil {
 			if cur != nil && constant.Compare(c.Val(), token.LEQ, cur.c.Val()) {
 				return refuse(s.Pos(), "more than one phase in one iteration: %s goes back from %s to %s (make-HO needs each iteration of the loop to be one phase)",
@@ -633,8 +647,14 @@ func (g *loopGen) splitRound(r *round) error {
 	if len(r.guards) > 0 && first >= 0 {
 		return refuse(g.findComm(seg[first], annotations.Send), "more than one send on a path of round %s (make-HO needs at most one send, possibly to many, per round)", name)
 	}
+	// seg starts with the switch into the round, except for the first
+	// round of a loop that enters it at the end of its body (rotated).
+	lo := 1
+	if r.sw == nil {
+		lo = 0
+	}
 	if first < 0 {
-		r.pre, r.send, r.update = seg[:1], nil, seg[1:]
+		r.pre, r.send, r.update = seg[:lo], nil, seg[lo:]
 		return nil
 	}
 	for i := first; i <= last; i++ {
@@ -645,7 +665,7 @@ func (g *loopGen) splitRound(r *round) error {
 	// Extend the send backwards over the statements that only compute
 	// what it sends (est := Msg{...}).
 	start := first
-	for start > 1 && !g.findComm(seg[start-1], 0).IsValid() && !g.sendUnsafe(seg[start-1]).IsValid() && g.localTo(seg[start-1], seg[start:last+1]) {
+	for start > lo && !g.findComm(seg[start-1], 0).IsValid() && !g.sendUnsafe(seg[start-1]).IsValid() && g.localTo(seg[start-1], seg[start:last+1]) {
 		start--
 	}
 	r.pre, r.send, r.update = seg[:start], seg[start:last+1], seg[last+1:]
@@ -898,6 +918,12 @@ func (g *loopGen) checkPhase() error {
 	if g.forStmt != nil && g.forStmt.Post != nil && inc(g.forStmt.Post) {
 		return nil
 	}
+	// A loop that enters its first round at the end of its body
+	// increases the phase anywhere on every path through it: a continue
+	// is refused there (branches), so every top-level statement runs.
+	if g.rotated != nil && g.alwaysIncreases(g.loop.Body.List, inc) {
+		return nil
+	}
 	if len(g.phases) > 1 {
 		var names []string
 		for _, ph := range g.phases {
@@ -1000,6 +1026,11 @@ func (g *loopGen) branches() error {
 					break
 				}
 				if n.Tok == token.CONTINUE {
+					if g.rotated != nil {
+						err = refuse(n.Pos(), "not supported yet: a continue in a loop that enters its first round %s at the end of its body (%s): the next iteration would start in another round (make-HO needs the switch to %s on every path; write the end of the iteration in an if/else instead)",
+							g.round.Enum.Consts[0].Name(), lineOf(g.fset, g.rotated.Pos()), g.round.Enum.Consts[0].Name())
+						return false
+					}
 					g.replace(n.Pos(), n.End(), "return")
 				} else {
 					g.replace(n.Pos(), n.End(), g.mName+".halted = true\nreturn")

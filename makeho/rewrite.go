@@ -139,7 +139,9 @@ func (g *loopGen) send(call *ast.CallExpr) error {
 	for i, a := range call.Args {
 		t := g.info.TypeOf(a)
 		switch {
-		case g.u.ann.MsgOf(t) != nil && msg < 0:
+		case (g.u.ann.MsgOf(t) != nil || types.IsInterface(t)) && msg < 0:
+			// An interface holds messages of several types (the
+			// parameter m any of a helper that sends).
 			msg = i
 		case isInteger(t) && to < 0:
 			to = i
