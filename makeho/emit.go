@@ -96,6 +96,9 @@ func (g *loopGen) emit() ([]byte, error) {
 			cname = qual(r.c.Pkg()) + "." + r.c.Name()
 		}
 		guard := fmt.Sprintf("if %s != %s {\nreturn\n}\n", rv, cname)
+		if g.single {
+			guard = "" // the only round: no round variable to test
+		}
 		var parts []string
 		for _, sp := range r.guards {
 			if sp.text != "" {

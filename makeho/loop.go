@@ -30,15 +30,20 @@ type loopGen struct {
 	// phases are the variables of the tag that make the phase, in order
 	// (one, or more for tags such as height,round,step); phase is the
 	// last of them.
-	phases     []*annotations.SyncVar
-	outer      *annotations.Loop // the loop that calls this one, if it is a nested machine
-	calls      *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
-	calledCtor string            // the constructor of the machine it calls
-	calledFn   *ast.FuncDecl     // the function of the loop it calls
-	calledAt   string            // the position of that loop
-	forStmt    *ast.ForStmt      // the loop, if a for statement
-	rangeStmt  *ast.RangeStmt    // the loop, if a range over an integer
-	label      string            // the loop's label, if any
+	phases []*annotations.SyncVar
+	single bool // a tag of one variable: one round per phase, with no round variable
+	// lateIncrease: the phase is increased after the first round's send
+	// (at the end of a loop that is rotated or has one round), so a
+	// continue would skip it.
+	lateIncrease bool
+	outer        *annotations.Loop // the loop that calls this one, if it is a nested machine
+	calls        *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
+	calledCtor   string            // the constructor of the machine it calls
+	calledFn     *ast.FuncDecl     // the function of the loop it calls
+	calledAt     string            // the position of that loop
+	forStmt      *ast.ForStmt      // the loop, if a for statement
+	rangeStmt    *ast.RangeStmt    // the loop, if a range over an integer
+	label        string            // the loop's label, if any
 
 	preLoop  []ast.Stmt // statements of the function before the loop
 	prologue []ast.Stmt // the body's statements before the first round's send
@@ -193,8 +198,16 @@ func (g *loopGen) checkTag() error {
 		return refuse(g.loop.Pos(), "not supported yet: a tagged loop nested in the tagged loop at %s (nested machines)", lineOf(g.fset, g.loop.Parent.Pos()))
 	}
 	switch {
-	case len(own) < 2:
-		return refuse(g.loop.Directive.Pos(), "make-HO needs two synchronization variables per loop, the phase then the round; %s has %d", g.loop.TagString(), len(own))
+	case len(own) == 1:
+		// A tag of one variable is a phase of one round (OneThirdRule
+		// written with the round as its only variable): the round is
+		// implicit, a variable the code never names.
+		g.phases, g.phase, g.single = own, own[0], true
+		name := own[0].Name[strings.LastIndex(own[0].Name, ".")+1:]
+		c := types.NewConst(token.NoPos, g.u.pass.Pkg, name, types.Typ[types.Int], constant.MakeInt64(0))
+		g.round = &annotations.SyncVar{Name: "(the implicit round)", Root: types.NewVar(token.NoPos, g.u.pass.Pkg, "", types.Typ[types.Int]), Type: types.Typ[types.Int],
+			Enum: &annotations.Enum{Consts: []*types.Const{c}}}
+		return nil
 	case len(own) > 2:
 		// A loop whose tag extends the tag of a loop that calls it by
 		// two variables is a nested machine: its phase and round are
@@ -470,9 +483,10 @@ func (g *loopGen) split() error {
 	}
 	var cur *round
 	var before []ast.Stmt
-	if g.rotated != nil {
+	if g.rotated != nil || g.single {
 		// The first round is entered at the end of the previous
-		// iteration, and before the loop: its code starts the body.
+		// iteration, and before the loop (or is the only one, of a
+		// tag of one variable): its code starts the body.
 		cur = &round{c: g.round.Enum.Consts[0]}
 		g.rounds = append(g.rounds, cur)
 	}
@@ -921,7 +935,8 @@ func (g *loopGen) checkPhase() error {
 	// A loop that enters its first round at the end of its body
 	// increases the phase anywhere on every path through it: a continue
 	// is refused there (branches), so every top-level statement runs.
-	if g.rotated != nil && g.alwaysIncreases(g.loop.Body.List, inc) {
+	if (g.rotated != nil || g.single) && g.alwaysIncreases(g.loop.Body.List, inc) {
+		g.lateIncrease = true
 		return nil
 	}
 	if len(g.phases) > 1 {
@@ -1026,6 +1041,11 @@ func (g *loopGen) branches() error {
 					break
 				}
 				if n.Tok == token.CONTINUE {
+					if g.lateIncrease && g.rotated == nil {
+						err = refuse(n.Pos(), "not supported yet: a continue in a loop that increases its phase %s at the end of its body: the next iteration would run in the same phase (make-HO needs %s++ before the first send, or on every path; write the end of the iteration in an if/else instead)",
+							g.phase.Name, g.phase.Name)
+						return false
+					}
 					if g.rotated != nil {
 						err = refuse(n.Pos(), "not supported yet: a continue in a loop that enters its first round %s at the end of its body (%s): the next iteration would start in another round (make-HO needs the switch to %s on every path; write the end of the iteration in an if/else instead)",
 							g.round.Enum.Consts[0].Name(), lineOf(g.fset, g.rotated.Pos()), g.round.Enum.Consts[0].Name())

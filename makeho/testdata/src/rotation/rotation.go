@@ -82,3 +82,34 @@ func (p *Proc) Continue() {
 		p.step = A
 	}
 }
+
+//sync:msg Round
+type OneMsg struct {
+	Round int
+}
+
+// OneVar increases its only tag variable at the end of the body, and
+// skips it with a continue.
+func (p *Proc) OneVar() {
+	//sync:tag p.round
+	for p.round < 10 {
+		p.net.Broadcast(OneMsg{Round: p.round})
+		var got []OneMsg
+		for len(got) < 3 {
+			raw, _, ok := p.net.Recv(time.Now())
+			if !ok {
+				break
+			}
+			m, isMsg := raw.(OneMsg)
+			if !isMsg || m.Round != p.round {
+				continue
+			}
+			got = append(got, m)
+		}
+		if len(got) == 0 {
+			continue
+		}
+		p.x = len(got)
+		p.round++
+	}
+}
