@@ -49,6 +49,7 @@ type loopGen struct {
 	prologue []ast.Stmt // the body's statements before the first round's send
 	rounds   []*round
 
+	early     []ast.Stmt            // switches nested in a statement, entering the next round early (checkEarly)
 	rotated   ast.Stmt              // the last statement of the body, if it enters the first round on every path (the next iteration's)
 	splits    []*splitIf            // the ifs that enter a round on one path
 	forks     map[ast.Stmt]*fork    // the if/else statements that enter a round on both paths
@@ -481,6 +482,9 @@ func (g *loopGen) split() error {
 	if err := g.checkRoundWrites(top); err != nil {
 		return err
 	}
+	if err := g.earlyComm(body); err != nil {
+		return err
+	}
 	var cur *round
 	var before []ast.Stmt
 	if g.rotated != nil || g.single {
@@ -562,6 +566,40 @@ func (g *loopGen) split() error {
 			return err
 		}
 	}
+	return g.checkEarly()
+}
+
+// checkEarly checks the switches nested in a statement of the loop body
+// that are not those of a split if, a fork or a rotated end: a path that
+// enters the next round early (case *Checkpoint: r.phase = Checkpointing,
+// in the update of round Execute, before the top-level r.phase =
+// Checkpointing of the other paths). In the machine it is an assignment
+// of the update, as in the asynchronous code: make-HO needs it in the
+// update of the round before the one it enters (after that round's
+// communication), and nothing communicating from the statement that holds
+// it up to the top-level switch, so that the path goes into the next
+// round's send as the others do.
+func (g *loopGen) checkEarly() error {
+	for _, sw := range g.early {
+		bad := g.earlyRefusal(sw)
+		ok := false
+		for i, r := range g.rounds[:len(g.rounds)-1] {
+			u := g.updateOf(i)
+			k := slices.IndexFunc(u, func(s ast.Stmt) bool { return s.Pos() <= sw.Pos() && sw.End() <= s.End() })
+			if k < 0 || g.rounds[i+1].c != g.roundConst(sw) || g.rounds[i+1].fork != nil || r.branch != nil {
+				continue
+			}
+			for _, s := range u[k:] {
+				if g.findComm(s, 0).IsValid() {
+					return bad
+				}
+			}
+			ok = true
+		}
+		if !ok {
+			return bad
+		}
+	}
 	return nil
 }
 
@@ -584,7 +622,9 @@ func (g *loopGen) checkRoundWrites(top map[ast.Stmt]bool) error {
 				case g.roundConst(n) == nil:
 					err = refuse(n.Pos(), "not supported yet: %s set to something other than one of its constants", g.round.Name)
 				case !top[n]:
-					err = refuse(n.Pos(), "not supported yet: %s changes inside a nested statement (make-HO handles round changes at the top level of the loop body, or of the body of a top-level if without else)", g.round.Name)
+					// Perhaps an early entry into the next round
+					// (checkEarly, once the rounds are known).
+					g.early = append(g.early, n)
 				}
 			}
 		case *ast.IncDecStmt:
@@ -1321,5 +1361,37 @@ func (g *loopGen) callEdits() error {
 		g.replace(call.Pos(), call.Lparen+1, open)
 	}
 	g.insert(call.End(), ")\n"+g.mName+".calling = true // the iteration ends when the machine returns (Returned)")
+	return nil
+}
+
+// earlyRefusal is the refusal of the early switch sw (checkEarly).
+func (g *loopGen) earlyRefusal(sw ast.Stmt) *refusal {
+	c := g.roundConst(sw)
+	return refuse(sw.Pos(), "not supported yet: %s enters round %s inside a nested statement (make-HO handles that in the update of the round before %s, followed by no communication up to the top-level %s = %s of the other paths)",
+		g.round.Name, c.Name(), c.Name(), g.round.Name, c.Name())
+}
+
+// earlyComm refuses an early switch followed by communication in the
+// top-level statement of body that holds it, before the rounds are split
+// (whose refusals would attribute that communication to the round before).
+func (g *loopGen) earlyComm(body []ast.Stmt) error {
+	for _, sw := range g.early {
+		for _, s := range body {
+			if s.Pos() > sw.Pos() || sw.End() > s.End() {
+				continue
+			}
+			found := false
+			ast.Inspect(s, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok || found {
+					return false
+				}
+				found = n != nil && n.Pos() > sw.End() && g.commKind(n) != 0
+				return !found
+			})
+			if found {
+				return g.earlyRefusal(sw)
+			}
+		}
+	}
 	return nil
 }
