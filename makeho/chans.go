@@ -772,8 +772,8 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 				head := h.text
 				h.lazy = func() string {
 					var b strings.Builder
-					for _, ctx := range cancels {
-						fmt.Fprintf(&b, "if %s.Err() != nil {\n%s.halted = true\nreturn\n}\n", g.exprText(ctx), g.mName)
+					for _, cn := range cancels {
+						fmt.Fprintf(&b, "if %s.Err() != nil {\n%s%s.halted = true\nreturn\n}\n", g.exprText(cn.ctx), g.resultsText(cn.ret), g.mName)
 					}
 					return b.String() + head
 				}
@@ -837,8 +837,8 @@ func (g *loopGen) plainReception(u *ast.UnaryExpr, path []ast.Node, notLoop erro
 // otherCases checks the cases of the reception select sel other than the
 // inbox's cc: timeouts that leave the loop labeled, and cancellations
 // that return, whose contexts it returns.
-func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *ast.LabeledStmt) ([]ast.Expr, error) {
-	var cancels []ast.Expr
+func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *ast.LabeledStmt) ([]cancel, error) {
+	var cancels []cancel
 	for _, st := range sel.Body.List {
 		c := st.(*ast.CommClause)
 		if c == cc {
@@ -852,11 +852,16 @@ func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *a
 			return nil, refuse(c.Pos(), "not supported yet: a case of a reception select that receives into a variable from a channel other than the inbox")
 		}
 		if u2, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
-			r, ok := lastOf(c.Body).(*ast.ReturnStmt)
-			if len(c.Body) != 1 || !ok || len(r.Results) != 0 || g.fn.Type.Results != nil {
-				return nil, refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)")
+			// Stopping a timer before the return goes with the timer.
+			body := c.Body
+			for len(body) > 1 && g.stopsTimer(body[0]) {
+				body = body[1:]
 			}
-			cancels = append(cancels, g.cancels[u2])
+			r, ok := lastOf(body).(*ast.ReturnStmt)
+			if len(body) != 1 || !ok || len(r.Results) != 0 && len(r.Results) != len(g.resultFields()) {
+				return nil, refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return, with the function's results or none)")
+			}
+			cancels = append(cancels, cancel{g.cancels[u2], r})
 			continue
 		}
 		if !g.leaves(c, labeled) {
@@ -864,6 +869,34 @@ func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *a
 		}
 	}
 	return cancels, nil
+}
+
+// A cancel is a case <-ctx.Done(): return of a reception.
+type cancel struct {
+	ctx ast.Expr
+	ret *ast.ReturnStmt
+}
+
+// resultsText renders the assignment of the results of the return r to
+// the machine's result fields, or nothing for a return without results
+// (named results keep their values).
+func (g *loopGen) resultsText(r *ast.ReturnStmt) string {
+	if len(r.Results) == 0 {
+		return ""
+	}
+	// The return is in a case the rewriting removed: its results are
+	// rendered with the other edits (a local variable that became a
+	// field of the machine), not as removed.
+	g.keepRemoved = true
+	defer func() { g.keepRemoved = false }()
+	var lhs, rhs []string
+	for i, n := range g.resultFields() {
+		lhs = append(lhs, g.mName+"."+n)
+		// Without the halt that returnStmt inserts right after the
+		// last result.
+		rhs = append(rhs, strings.TrimSuffix(g.nodeText(r.Results[i]), "\n"+g.mName+".halted = true\nreturn"))
+	}
+	return strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + "\n"
 }
 
 // received returns the statements that read the message of the mailbox
@@ -943,4 +976,15 @@ func (g *loopGen) selectBreaks(s ast.Node) {
 			return true
 		})
 	}
+}
+
+// stopsTimer reports whether s creates, resets or stops one of the timers
+// of the receptions.
+func (g *loopGen) stopsTimer(s ast.Stmt) bool {
+	for v := range g.timers {
+		if g.timerStmt(s, v) {
+			return true
+		}
+	}
+	return false
 }

@@ -61,6 +61,11 @@ func (g *loopGen) emit() ([]byte, error) {
 	switch {
 	case g.forStmt != nil && g.forStmt.Cond != nil:
 		fmt.Fprintf(&start, "if %s {\n%s.halted = true\nreturn\n}\n", g.negate(g.forStmt.Cond), m)
+	case g.rangeSlice:
+		fmt.Fprintf(&start, "if %s.%s >= len(%s.%s) {\n%s.halted = true\nreturn\n}\n", m, g.iterField, m, g.itersField, m)
+		if id, ok := g.rangeStmt.Value.(*ast.Ident); ok && id.Name != "_" {
+			fmt.Fprintf(&start, "%s.%s = %s.%s[%s.%s]\n", m, g.hoisted[g.info.Defs[id]], m, g.itersField, m, g.iterField)
+		}
 	case g.rangeStmt != nil:
 		fmt.Fprintf(&start, "if %s.%s >= %s.%s {\n%s.halted = true\nreturn\n}\n", m, g.iterField, m, g.itersField, m)
 	}
@@ -213,10 +218,19 @@ func (g *loopGen) fields(qual types.Qualifier) []field {
 		out = append(out, field{sp.field, "bool // " + sp.cond + " at " + lineOf(g.fset, sp.s.Pos()) + ": the path that enters " + sp.c.Name() + " in the if", false, nil})
 	}
 	if g.rangeStmt != nil {
-		if id, ok := g.rangeStmt.Key.(*ast.Ident); !ok || id.Name == "_" {
-			out = append(out, field{g.iterField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations done", false, g.info.TypeOf(g.rangeStmt.X)})
+		xt := g.info.TypeOf(g.rangeStmt.X)
+		it := xt
+		if g.rangeSlice {
+			it = types.Typ[types.Int]
 		}
-		out = append(out, field{g.itersField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations to do", false, g.info.TypeOf(g.rangeStmt.X)})
+		if id, ok := g.rangeStmt.Key.(*ast.Ident); !ok || id.Name == "_" {
+			out = append(out, field{g.iterField, types.TypeString(it, qual) + " // iterations done", false, it})
+		}
+		what := " // iterations to do"
+		if g.rangeSlice {
+			what = " // the values ranged over"
+		}
+		out = append(out, field{g.itersField, types.TypeString(xt, qual) + what, false, xt})
 	}
 	return out
 }
@@ -305,7 +319,7 @@ func (g *loopGen) apply(start, end int) string {
 	var b strings.Builder
 	cur := start
 	for _, e := range g.edits {
-		if e.text == "" && !e.tail && e.start < end && e.end > start {
+		if e.text == "" && !e.tail && e.start < end && e.end > start && !g.keepRemoved {
 			// A deletion that reaches over the rendered range (a
 			// statement removed with its line, first or last of the
 			// range) deletes what is inside.

@@ -183,17 +183,21 @@ func (g *loopGen) helperCall(call *ast.CallExpr, h *helper) error {
 		return refuse(call.Pos(), "not supported yet: a call of %s, which sends, through a method value", h.fn.Name())
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	if !ok || !(g.recv != nil && g.recvPtr && g.info.Uses[id] == g.recv) && !g.procAliases[g.info.Uses[id]] {
-		return refuse(call.Pos(), "not supported yet: a call of %s, which sends, on %s (make-HO follows the calls of helpers that send on the function's own pointer receiver)", h.fn.Name(), types.ExprString(sel.X))
+	if !ok || !g.isProcess(id) && !(g.recv != nil && g.recvPtr && g.info.Uses[id] == g.recv) {
+		return refuse(call.Pos(), "not supported yet: a call of %s, which sends, on %s (make-HO follows the calls of helpers that send on the process)", h.fn.Name(), types.ExprString(sel.X))
 	}
 	sep := ""
 	if len(call.Args) > 0 {
 		sep = ", "
 	}
-	// The method's name is chosen once the machine's fields are known.
+	// The method's name is chosen once the machine's fields are known,
+	// and the process may be a local variable that becomes a field of
+	// the machine: rendered then, with its edits.
 	m, c := g.mName, g.cName
-	g.edits = append(g.edits, edit{start: g.off(call.Pos()), end: g.off(call.Pos()), lazy: func() string { return m + "." + h.name + "(" + c + ", " }})
-	g.replace(sel.X.End(), call.Lparen+1, sep)
+	// (The text is a placeholder: an edit with no text is a deletion.)
+	g.edits = append(g.edits, edit{start: g.off(call.Pos()), end: g.off(call.Lparen + 1), text: "helper(", lazy: func() string {
+		return m + "." + h.name + "(" + c + ", " + g.nodeText(sel.X) + sep
+	}})
 	return nil
 }
 

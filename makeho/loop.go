@@ -59,6 +59,9 @@ type loopGen struct {
 	edits     []edit
 	recvCalls []*ast.CallExpr // the receive calls, rewritten
 	removed   []span          // deleted code: its identifiers do not count
+	// keepRemoved: apply renders a range inside deleted code with its
+	// edits, instead of as deleted.
+	keepRemoved bool
 
 	// Channels (version 2 of the language: //sync:peers, //sync:inbox).
 	inferred  map[*types.Var]*annotations.ChanField // peers tables and inboxes inferred for the loop (infer.go)
@@ -77,6 +80,7 @@ type loopGen struct {
 	hoisted                         map[types.Object]string
 	fieldNames                      map[string]bool
 	iterField, itersField           string // counter and bound of a range over an integer
+	rangeSlice                      bool   // the loop ranges over a slice or an array: itersField holds it
 
 	imps map[string]string // import path -> name used in the generated code
 
@@ -347,12 +351,25 @@ func (g *loopGen) locate() error {
 	case *ast.ForStmt:
 		g.forStmt = s
 	case *ast.RangeStmt:
-		t, ok := g.info.TypeOf(s.X).Underlying().(*types.Basic)
-		if !ok || t.Info()&types.IsInteger == 0 {
-			return refuse(s.Pos(), "not supported yet: a tagged range loop over %s (make-HO handles for loops and ranges over integers)", types.ExprString(s.X))
-		}
-		if s.Value != nil {
-			return refuse(s.Value.Pos(), "not supported yet: a range over an integer with two variables")
+		switch t := g.info.TypeOf(s.X).Underlying().(type) {
+		case *types.Basic:
+			if t.Info()&types.IsInteger == 0 {
+				return refuse(s.Pos(), "not supported yet: a tagged range loop over %s (make-HO handles for loops, and ranges over integers, slices and arrays)", types.ExprString(s.X))
+			}
+			if s.Value != nil {
+				return refuse(s.Value.Pos(), "not supported yet: a range over an integer with two variables")
+			}
+		case *types.Slice, *types.Array:
+			// One iteration per element: the machine keeps the
+			// slice, evaluated once as the range does, and the
+			// index; the value variable is a field set when an
+			// iteration starts.
+			g.rangeSlice = true
+			if s.Tok == token.ASSIGN {
+				return refuse(s.Pos(), "not supported yet: a tagged range loop over %s that assigns existing variables (make-HO needs := or no variables)", types.ExprString(s.X))
+			}
+		default:
+			return refuse(s.Pos(), "not supported yet: a tagged range loop over %s (make-HO handles for loops, and ranges over integers, slices and arrays)", types.ExprString(s.X))
 		}
 		g.rangeStmt = s
 	}

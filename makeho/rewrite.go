@@ -574,7 +574,9 @@ func (g *loopGen) hoist() error {
 				}
 			}
 			for _, v := range group {
-				if _, ok := g.hoisted[v]; any && !ok {
+				// The blank identifier is never hoisted: without this
+				// test, a, _ := f() looped for ever.
+				if _, ok := g.hoisted[v]; any && !ok && v.Name() != "_" {
 					add(v)
 					changed = true
 				}
@@ -590,7 +592,14 @@ func (g *loopGen) hoist() error {
 		} else {
 			g.iterField = g.freshField("iter")
 		}
-		g.itersField = g.freshField("iters")
+		if g.rangeSlice {
+			g.itersField = g.freshField("items")
+			if id, ok := g.rangeStmt.Value.(*ast.Ident); ok && id.Name != "_" {
+				add(g.info.Defs[id]) // set when an iteration starts
+			}
+		} else {
+			g.itersField = g.freshField("iters")
+		}
 	}
 	return g.rewriteHoisted(regions)
 }
