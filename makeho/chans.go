@@ -259,7 +259,7 @@ func (g *loopGen) checkHiddenComm() error {
 		if err != nil {
 			return false
 		}
-		if call, ok := n.(*ast.CallExpr); ok && g.commKind(call) == 0 {
+		if call, ok := n.(*ast.CallExpr); ok && g.commKind(call) == 0 && !g.isRemoved(call.Pos()) {
 			if name := g.hiddenComm(call, 0); name != "" {
 				err = refuse(call.Pos(), "not supported yet: a call of %s, which sends or receives (make-HO translates the sends and receives written in the loop itself, calls of //sync:send and //sync:recv functions, and calls on the process of its methods, in the loop's file, that send and never receive: write them in the loop, or annotate the function)", name)
 			}
@@ -531,7 +531,7 @@ func (g *loopGen) timerStmt(s ast.Stmt, v types.Object) bool {
 		return len(vs.Names) == 1 && is(vs.Names[0]) && (len(vs.Values) == 0 || g.timerInit(vs.Values[0]))
 	case *ast.ExprStmt:
 		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
-		return ok && g.timerCall(call) == v
+		return ok && (g.timerCall(call) == v || len(call.Args) == 1 && is(call.Args[0]) && g.timerHelper(call))
 	case *ast.DeferStmt:
 		return g.timerCall(s.Call) == v
 	}
@@ -987,4 +987,47 @@ func (g *loopGen) stopsTimer(s ast.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// timerHelper reports whether call calls a function of the package that
+// only stops, resets or drains the timer it is given (drain(t): if
+// !t.Stop() { select { case <-t.C: default: } }): it goes with the timer.
+func (g *loopGen) timerHelper(call *ast.CallExpr) bool {
+	fn, _ := calleeOf(g.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() != g.u.pass.Pkg || fn.Signature().Recv() != nil || fn.Signature().Params().Len() != 1 || fn.Signature().Results().Len() != 0 {
+		return false
+	}
+	var decl *ast.FuncDecl
+	for _, f := range g.u.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && g.info.Defs[fd.Name] == fn {
+				decl = fd
+			}
+		}
+	}
+	if decl == nil || decl.Body == nil || len(decl.Type.Params.List[0].Names) != 1 {
+		return false
+	}
+	t := g.info.Defs[decl.Type.Params.List[0].Names[0]]
+	ok := true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case nil, *ast.BlockStmt, *ast.IfStmt, *ast.SelectStmt, *ast.CommClause, *ast.ExprStmt:
+		case *ast.UnaryExpr:
+			ok = ok && (n.Op == token.ARROW || n.Op == token.NOT)
+		case *ast.CallExpr:
+			sel, isSel := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+			ok = ok && isSel && (sel.Sel.Name == "Stop" || sel.Sel.Name == "Reset") && callFree(n.Args...)
+		case *ast.SelectorExpr:
+			id, isID := ast.Unparen(n.X).(*ast.Ident)
+			ok = ok && isID && g.info.Uses[id] == t
+			return false
+		case *ast.Ident:
+			ok = ok && g.info.Uses[n] == t
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return ok
 }

@@ -89,6 +89,7 @@ func (p *Proc) Run(ctx context.Context, heights int) {
 				return
 			}
 		}
+		drain(timer)
 		if len(xs) == 0 {
 			continue
 		}
@@ -122,8 +123,20 @@ func (p *Proc) Run(ctx context.Context, heights int) {
 				return
 			}
 		}
+		drain(timer)
 		if _, done := p.decisions[p.height]; votes > p.n/2 && !done {
 			p.decisions[p.height] = p.x
+		}
+	}
+}
+
+// drain stops t and empties its channel, so that it can be reset: make-HO
+// drops its calls with the timer.
+func drain(t *time.Timer) {
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
 		}
 	}
 }
