@@ -33,7 +33,7 @@ type loopGen struct {
 	phases []*annotations.SyncVar
 	single bool // a tag of one variable: one round per phase, with no round variable
 	// lateIncrease: the phase is increased after the first round's send
-	// (at the end of a loop that is rotated or has one round), so a
+	// (at the end of the body, or on every path through it), so a
 	// continue would skip it.
 	lateIncrease bool
 	outer        *annotations.Loop // the loop that calls this one, if it is a nested machine
@@ -989,10 +989,10 @@ func (g *loopGen) checkPhase() error {
 	if g.forStmt != nil && g.forStmt.Post != nil && inc(g.forStmt.Post) {
 		return nil
 	}
-	// A loop that enters its first round at the end of its body
-	// increases the phase anywhere on every path through it: a continue
-	// is refused there (branches), so every top-level statement runs.
-	if (g.rotated != nil || g.single) && g.alwaysIncreases(g.loop.Body.List, inc) {
+	// Or anywhere on every path through the body (phase++ at its end, or
+	// in both branches of an if/else): a continue is then refused
+	// (branches), so every top-level statement runs.
+	if g.alwaysIncreases(g.loop.Body.List, inc) {
 		g.lateIncrease = true
 		return nil
 	}
@@ -1001,10 +1001,10 @@ func (g *loopGen) checkPhase() error {
 		for _, ph := range g.phases {
 			names = append(names, ph.Name)
 		}
-		return refuse(g.loop.Pos(), "phase (%s) is not increased on every iteration: make-HO needs %s++ (or an increase of a variable before it) at the top level of the loop body, before the first round's send, or in the loop's post statement",
+		return refuse(g.loop.Pos(), "phase (%s) is not increased on every iteration: make-HO needs %s++ (or an increase of a variable before it) on every path through the loop body (at its top level, or in both branches of an if/else), or in the loop's post statement",
 			strings.Join(names, ","), g.phase.Name)
 	}
-	return refuse(g.loop.Pos(), "phase %s is not increased on every iteration: make-HO needs %s++ at the top level of the loop body, before the first round's send, or in the loop's post statement",
+	return refuse(g.loop.Pos(), "phase %s is not increased on every iteration: make-HO needs %s++ on every path through the loop body (at its top level, or in both branches of an if/else), or in the loop's post statement",
 		g.phase.Name, g.phase.Name)
 }
 

@@ -19,15 +19,15 @@ type HProc struct {
 	x             int
 }
 
-// Run increases the phase (height,round) inside an if/else, not by one
-// top-level statement.
+// Run increases the phase (height,round) on every path of a switch.
 func (p *HProc) Run() {
 	//sync:tag p.height,p.round,p.step
 	for {
-		if p.x > 0 {
+		switch {
+		case p.x > 0:
 			p.height++
 			p.round = 0
-		} else {
+		default:
 			p.round++
 		}
 		p.step = A

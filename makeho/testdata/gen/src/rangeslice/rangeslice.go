@@ -1,9 +1,10 @@
 // Package rangeslice runs one phase per element of a slice (a range over
-// it with a value variable), returns results, and returns them with the
-// context's error from the cancellation case of its receptions, after
-// stopping the timer. make-HO keeps the slice and the index in the
-// machine, sets the value variable when an iteration starts, and moves
-// the results to the machine's result fields.
+// it with a value variable), increases the phase at the end of the body,
+// returns results, and returns them with the context's error from the
+// cancellation case of its receptions, after stopping the timer. make-HO
+// keeps the slice and the index in the machine, sets the value variable
+// when an iteration starts, and moves the results to the machine's result
+// fields.
 package rangeslice
 
 import (
@@ -68,7 +69,6 @@ func (p *Proc) Run(ctx context.Context, inputs []int) ([]int, error) {
 	defer timer.Stop()
 	//sync:tag p.phase,p.step
 	for _, in := range inputs {
-		p.phase++
 		p.step = Estimate
 		p.x = in
 		for _, ch := range p.peers {
@@ -121,6 +121,7 @@ func (p *Proc) Run(ctx context.Context, inputs []int) ([]int, error) {
 		} else {
 			results = append(results, -1)
 		}
+		p.phase++
 	}
 	return results, nil
 }
