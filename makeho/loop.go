@@ -759,20 +759,25 @@ func (g *loopGen) checkPre(r *round, first bool) error {
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
-				pos = n.Pos()
+				// Before the first round's send, a return or a break
+				// halts the machine when the iteration starts, before
+				// it sends: the asynchronous code too leaves the loop
+				// before sending.
+				if !first {
+					pos = n.Pos()
+				}
 			case *ast.BranchStmt:
-				if g.targetsLoop(s, n) {
+				if g.targetsLoop(s, n) && (!first || n.Tok == token.CONTINUE) {
 					pos = n.Pos()
 				}
 			}
 			return !pos.IsValid()
 		})
 		if pos.IsValid() {
-			where := "between entering round " + r.c.Name() + " and its send"
 			if first {
-				where = "before the first round's send"
+				return refuse(pos, "not supported yet: a continue before the first round's send (make-HO runs the rounds of every iteration it starts: leave the loop, or skip the rounds' code in an if)")
 			}
-			return refuse(pos, "not supported yet: leaving the iteration %s", where)
+			return refuse(pos, "not supported yet: leaving the iteration between entering round %s and its send", r.c.Name())
 		}
 	}
 	return nil
@@ -1079,7 +1084,7 @@ func (g *loopGen) targetsLoop(top ast.Stmt, b *ast.BranchStmt) bool {
 // rounds: continue ends the update (the rounds up to the end of the phase
 // are no-ops, their round test fails); break and return halt the machine.
 func (g *loopGen) branches() error {
-	var stmts []ast.Stmt
+	stmts := append([]ast.Stmt{}, g.prologue...)
 	for _, r := range g.rounds {
 		stmts = append(stmts, forkStmts(r, false)...)
 		stmts = append(stmts, r.send...)

@@ -113,3 +113,31 @@ func (p *Proc) OneVar() {
 		p.round++
 	}
 }
+
+// PrologueContinue skips an iteration before its first send.
+func (p *Proc) PrologueContinue() {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = A
+		if p.round%2 == 0 {
+			continue
+		}
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		var got []Msg
+		for len(got) < 3 {
+			raw, _, ok := p.net.Recv(time.Now())
+			if !ok {
+				break
+			}
+			m, isMsg := raw.(Msg)
+			if !isMsg || m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			got = append(got, m)
+		}
+		p.step = B
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		p.x = len(got)
+	}
+}

@@ -1,6 +1,7 @@
 // Package rangeslice runs one phase per element of a slice (a range over
 // it with a value variable), increases the phase at the end of the body,
-// returns results, and returns them with the context's error from the
+// returns results (with an error, before the first send of the phase of
+// a negative input), and returns them with the context's error from the
 // cancellation case of its receptions, after stopping the timer. make-HO
 // keeps the slice and the index in the machine, sets the value variable
 // when an iteration starts, and moves the results to the machine's result
@@ -9,8 +10,13 @@ package rangeslice
 
 import (
 	"context"
+	"errors"
 	"time"
 )
+
+// ErrNegative says that an input was negative: the process stops there,
+// before the phase's first send.
+var ErrNegative = errors.New("negative input")
 
 type Step int
 
@@ -69,6 +75,9 @@ func (p *Proc) Run(ctx context.Context, inputs []int) ([]int, error) {
 	defer timer.Stop()
 	//sync:tag p.phase,p.step
 	for _, in := range inputs {
+		if in < 0 {
+			return results, ErrNegative
+		}
 		p.step = Estimate
 		p.x = in
 		for _, ch := range p.peers {
