@@ -53,8 +53,8 @@ func (g *loopGen) commKind(n ast.Node) annotations.CommKind {
 		if c := g.comm(n); c != nil {
 			return c.Kind
 		}
-		if g.sendHelper(n) != nil {
-			return annotations.Send
+		if h := g.sendHelper(n); h != nil {
+			return h.kind
 		}
 	case *ast.SendStmt:
 		if _, cf := g.peerChan(n.Chan); cf != nil {
@@ -261,7 +261,7 @@ func (g *loopGen) checkHiddenComm() error {
 		}
 		if call, ok := n.(*ast.CallExpr); ok && g.commKind(call) == 0 && !g.isRemoved(call.Pos()) {
 			if name := g.hiddenComm(call, 0); name != "" {
-				err = refuse(call.Pos(), "not supported yet: a call of %s, which sends or receives (make-HO translates the sends and receives written in the loop itself, calls of //sync:send and //sync:recv functions, and calls on the process of its methods, in the loop's file, that send and never receive: write them in the loop, or annotate the function)", name)
+				err = refuse(call.Pos(), "not supported yet: a call of %s, which sends or receives (make-HO translates the sends and receives written in the loop itself, calls of //sync:send and //sync:recv functions, and calls on the process of its methods, in the loop's file, that either send or receive: write them in the loop, make the function such a method, or annotate it)", name)
 			}
 		}
 		return err == nil
@@ -754,9 +754,30 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 			labeled = l
 		}
 	}
+	g.afterCase = nil
 	cancels, err := g.otherCases(sel, cc, labeled)
 	if err != nil {
 		return err
+	}
+	if ac := g.afterCase; ac != nil {
+		if loop.Cond != nil && !g.pure(loop.Cond) {
+			return refuse(ac.Pos(), "not supported yet: a timeout case that returns, in a reception loop whose condition calls a function (make-HO tests the condition again after the mailbox)")
+		}
+		// The case's body runs once the mailbox is read, if the loop's
+		// condition still holds: the reception would have waited on
+		// until the timeout.
+		cond := loop.Cond
+		g.edits = append(g.edits, edit{start: g.off(loop.End()), end: g.off(loop.End()), text: "after", lazy: func() string {
+			g.keepRemoved = true
+			defer func() { g.keepRemoved = false }()
+			if cond == nil {
+				return "\n" + g.text(ac.Body)
+			}
+			// As written: the mailbox loop's header edits the
+			// condition into its negation, and a helper's variables
+			// are not hoisted.
+			return "\nif " + string(g.src[g.off(cond.Pos()):g.off(cond.End())]) + " {\n" + g.text(ac.Body) + "\n}"
+		}})
 	}
 	pre, val, err := g.received(u)
 	if err != nil {
@@ -865,7 +886,14 @@ func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *a
 			continue
 		}
 		if !g.leaves(c, labeled) {
-			return nil, refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)")
+			// In a helper, for { select { ...; case <-timer.C: return
+			// r } }: the return ends the helper once the mailbox is
+			// read, as the timeout does once the messages are in.
+			if _, ok := lastOf(c.Body).(*ast.ReturnStmt); ok && g.inHelper != nil && g.afterCase == nil {
+				g.afterCase = c
+				continue
+			}
+			return nil, refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop, and in a helper that receives, for { select { ... case <-timer: return ... } })")
 		}
 	}
 	return cancels, nil
@@ -1026,6 +1054,24 @@ func (g *loopGen) timerHelper(call *ast.CallExpr) bool {
 			ok = ok && g.info.Uses[n] == t
 		default:
 			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// pure reports whether e calls nothing but the builtins len and cap, so
+// that evaluating it again gives the same value.
+func (g *loopGen) pure(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.CallExpr:
+			id, isID := ast.Unparen(n.Fun).(*ast.Ident)
+			b, isBuiltin := g.info.Uses[id].(*types.Builtin)
+			ok = ok && isID && isBuiltin && (b.Name() == "len" || b.Name() == "cap")
 		}
 		return ok
 	})

@@ -32,13 +32,17 @@ import (
 // A helper is a method of the process that sends, followed from a call in
 // the loop.
 type helper struct {
+	kind  annotations.CommKind // Send, or Recv for a helper that receives
 	decl  *ast.FuncDecl
 	fn    *types.Func
 	recv  *types.Var // its receiver: the process, in its body
 	name  string     // the machine method
 	cName string     // the name of the context parameter, free in its body
 	mName string     // the name of the machine's receiver, free in its body
-	done  bool       // its sends are translated
+	// mboxName and envName name the mailbox parameter and the mailbox
+	// entry of a helper that receives, free in its body.
+	mboxName, envName string
+	done              bool // its sends are translated
 }
 
 // sendHelper returns the helper that call calls, if call is a call of a
@@ -100,17 +104,22 @@ func (g *loopGen) sendHelper(call *ast.CallExpr) *helper {
 			if c := g.comm(n); c != nil {
 				sends = sends || c.Kind == annotations.Send
 				recvs = recvs || c.Kind == annotations.Recv
-			} else if g.sendHelper(n) != nil {
-				sends = true
+			} else if h := g.sendHelper(n); h != nil {
+				sends = sends || h.kind == annotations.Send
+				recvs = recvs || h.kind == annotations.Recv
 			}
 		}
 		return true
 	})
-	if !sends || recvs {
+	if sends == recvs {
 		delete(g.procAliases, rv)
 		return nil
 	}
-	h := &helper{decl: decl, fn: fn, recv: rv}
+	kind := annotations.Send
+	if recvs {
+		kind = annotations.Recv
+	}
+	h := &helper{kind: kind, decl: decl, fn: fn, recv: rv}
 	g.helpers[fn] = h
 	return h
 }
@@ -152,6 +161,12 @@ func (g *loopGen) findHelpers() error {
 func (g *loopGen) checkHelpers() error {
 	for _, h := range g.usedHelpers {
 		where := fmt.Sprintf("%s (%s)", h.fn.Name(), lineOf(g.fset, h.decl.Pos()))
+		if h.kind == annotations.Recv {
+			if err := g.checkRecvHelper(h, where); err != nil {
+				return err
+			}
+			continue
+		}
 		if h.decl.Type.Results != nil {
 			return refuse(h.decl.Pos(), "not supported yet: the helper %s sends and has results (make-HO calls it from a send function, which returns nothing)", where)
 		}
@@ -194,6 +209,9 @@ func (g *loopGen) helperCall(call *ast.CallExpr, h *helper) error {
 	// and the process may be a local variable that becomes a field of
 	// the machine: rendered then, with its edits.
 	m, c := g.mName, g.cName
+	if h.kind == annotations.Recv {
+		c += ", " + g.mboxName // a helper that receives reads the round's mailbox
+	}
 	// (The text is a placeholder: an edit with no text is a deletion.)
 	g.edits = append(g.edits, edit{start: g.off(call.Pos()), end: g.off(call.Lparen + 1), text: "helper(", lazy: func() string {
 		return m + "." + h.name + "(" + c + ", " + g.nodeText(sel.X) + sep
@@ -246,6 +264,8 @@ func (g *loopGen) helperParams() error {
 		}
 		h.cName = pick(g.cName, "c", "hc", "cx")
 		h.mName = pick(g.mName, "m", "mc", "hm")
+		h.mboxName = pick(g.mboxName, "mbox", "mb", "mailbox")
+		h.envName = pick(g.envName, "e", "env", "en")
 	}
 	return nil
 }
@@ -256,10 +276,51 @@ func (g *loopGen) helperSends() error {
 	c, m := g.cName, g.mName
 	defer func() { g.cName, g.mName = c, m }()
 	for _, h := range g.usedHelpers {
+		if h.kind != annotations.Send {
+			continue
+		}
 		g.cName, g.mName = h.cName, h.mName
 		if err := g.sendsIn(h.decl.Body); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// helperReceptions rewrites the reception loop of each helper that
+// receives into a loop over the mailbox it is given, with the helper's
+// own names.
+func (g *loopGen) helperReceptions() error {
+	c, m, mb, e := g.cName, g.mName, g.mboxName, g.envName
+	defer func() { g.cName, g.mName, g.mboxName, g.envName = c, m, mb, e }()
+	for _, h := range g.usedHelpers {
+		if h.kind != annotations.Recv {
+			continue
+		}
+		g.cName, g.mName, g.mboxName, g.envName = h.cName, h.mName, h.mboxName, h.envName
+		g.inHelper = h
+		err := g.receptionsIn(h.decl.Body)
+		g.inHelper = nil
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRecvHelper checks a helper that receives: one reception loop on
+// every path, no send.
+func (g *loopGen) checkRecvHelper(h *helper, where string) error {
+	if h.decl.Type.TypeParams != nil {
+		return refuse(h.decl.Pos(), "not supported yet: the helper %s that receives is generic", where)
+	}
+	for _, f := range h.decl.Type.Params.List {
+		if _, ok := f.Type.(*ast.Ellipsis); ok {
+			return refuse(h.decl.Pos(), "not supported yet: the helper %s that receives is variadic", where)
+		}
+	}
+	if pos := g.maxPerPath(h.decl.Body.List, annotations.Recv); pos.IsValid() {
+		return refuse(pos, "more than one reception on a path of %s, which a round calls to receive (make-HO needs at most one reception loop per round)", where)
 	}
 	return nil
 }
@@ -269,6 +330,11 @@ func (g *loopGen) helperText(qual types.Qualifier) string {
 	var b strings.Builder
 	for _, h := range g.usedHelpers {
 		params := []string{h.cName + " *compho.Ctx", h.recv.Name() + " " + types.TypeString(h.recv.Type(), qual)}
+		what := "whose sends go through " + h.cName + ": the send functions of the rounds call it"
+		if h.kind == annotations.Recv {
+			params = append(params[:1], append([]string{h.mboxName + " compho.Mailbox"}, params[1:]...)...)
+			what = "whose reception reads " + h.mboxName + ": the update functions of the rounds call it"
+		}
 		for _, f := range h.decl.Type.Params.List {
 			var names []string
 			for _, id := range f.Names {
@@ -279,9 +345,13 @@ func (g *loopGen) helperText(qual types.Qualifier) string {
 			}
 			params = append(params, strings.Join(names, ", ")+" "+types.TypeString(g.info.TypeOf(f.Type), qual))
 		}
+		results := ""
+		if h.decl.Type.Results != nil {
+			results = " " + g.nodeText(h.decl.Type.Results)
+		}
 		body := g.apply(g.off(h.decl.Body.Lbrace+1), g.off(h.decl.Body.Rbrace))
-		fmt.Fprintf(&b, "// %s is %s (%s), whose sends go through %s: the send functions of the rounds call it.\nfunc (%s *%s) %s(%s) {%s}\n\n",
-			h.name, annotations.FuncName(h.decl), lineOf(g.fset, h.decl.Pos()), h.cName, h.mName, g.typeName, h.name, strings.Join(params, ", "), body)
+		fmt.Fprintf(&b, "// %s is %s (%s), %s.\nfunc (%s *%s) %s(%s)%s {%s}\n\n",
+			h.name, annotations.FuncName(h.decl), lineOf(g.fset, h.decl.Pos()), what, h.mName, g.typeName, h.name, strings.Join(params, ", "), results, body)
 	}
 	return b.String()
 }

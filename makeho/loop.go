@@ -88,6 +88,8 @@ type loopGen struct {
 	helpers     map[*types.Func]*helper // the methods examined, nil if not helpers
 	procAliases map[types.Object]bool   // the receivers of the helpers: the process in their bodies
 	usedHelpers []*helper               // the helpers the loop calls, directly or through others
+	inHelper    *helper                 // the helper whose receptions are being rewritten, if any
+	afterCase   *ast.CommClause         // the timeout case of a helper's reception that returns, run after the mailbox (chanReception)
 }
 
 // A round is the code of one round constant.

@@ -125,7 +125,7 @@ func (g *loopGen) sendsIn(s ast.Stmt) error {
 			err = g.send(call)
 			return false
 		}
-		if h := g.sendHelper(call); h != nil {
+		if h := g.sendHelper(call); h != nil && h.kind == annotations.Send {
 			err = g.helperCall(call, h)
 			return false
 		}
@@ -195,6 +195,9 @@ func (g *loopGen) receptions() error {
 			}
 		}
 	}
+	if err := g.helperReceptions(); err != nil {
+		return err
+	}
 	g.removeDead()
 	if err := g.removeTimers(); err != nil {
 		return err
@@ -217,6 +220,11 @@ func (g *loopGen) receptionsIn(top ast.Stmt) error {
 			if c := g.comm(call); c != nil && c.Kind == annotations.Recv {
 				err = g.reception(call, c, path)
 				return false
+			}
+			if h := g.sendHelper(call); h != nil && h.kind == annotations.Recv {
+				if err = g.helperCall(call, h); err != nil {
+					return false
+				}
 			}
 		}
 		if u, ok := n.(*ast.UnaryExpr); ok && g.commKind(u) == annotations.Recv {
@@ -395,7 +403,7 @@ func (g *loopGen) removeDead() {
 	for _, call := range g.recvCalls {
 		ast.Inspect(call, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if v, ok := g.info.Uses[id].(*types.Var); ok && !v.IsField() && g.fn.Pos() <= v.Pos() && v.Pos() < g.fn.End() && v != g.recv {
+				if v, ok := g.info.Uses[id].(*types.Var); ok && !v.IsField() && g.declIn(v) != nil && v != g.recv {
 					vars[v] = true
 				}
 			}
@@ -406,7 +414,7 @@ func (g *loopGen) removeDead() {
 		if g.readElsewhere(v) {
 			continue
 		}
-		ast.Inspect(g.fn.Body, func(n ast.Node) bool {
+		ast.Inspect(g.declIn(v).Body, func(n ast.Node) bool {
 			if s, ok := n.(ast.Stmt); ok && g.onlySets(s, v) {
 				g.removeStmt(s)
 				return false
@@ -429,7 +437,7 @@ func (g *loopGen) removeStmt(s ast.Node) {
 // readElsewhere reports whether v is read outside the receive calls.
 func (g *loopGen) readElsewhere(v types.Object) bool {
 	sets := make(map[*ast.Ident]bool)
-	ast.Inspect(g.fn.Body, func(n ast.Node) bool {
+	ast.Inspect(g.declIn(v).Body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
 			for _, l := range as.Lhs {
 				if id, ok := l.(*ast.Ident); ok {
@@ -829,4 +837,19 @@ func (g *loopGen) rewriteHoisted(regions [][]ast.Node) error {
 func (g *loopGen) otherTail(root, n ast.Node) bool {
 	st, ok := n.(ast.Stmt)
 	return ok && n != root && g.tails[st] != nil
+}
+
+// declIn returns the function declaring v: the loop's function, or a
+// helper that receives (whose deadlines go with its reception); nil if
+// neither.
+func (g *loopGen) declIn(v types.Object) *ast.FuncDecl {
+	if g.fn.Pos() <= v.Pos() && v.Pos() < g.fn.End() {
+		return g.fn
+	}
+	for _, h := range g.usedHelpers {
+		if h.kind == annotations.Recv && h.decl.Pos() <= v.Pos() && v.Pos() < h.decl.End() {
+			return h.decl
+		}
+	}
+	return nil
 }

@@ -1,6 +1,6 @@
 // Package hiddencomm is a make-HO abort case: a round's send goes through
 // a helper of the package that is not a //sync:send function and changes
-// the state; another loop receives through a helper.
+// the state; another loop receives through a function of the package.
 package hiddencomm
 
 import (
@@ -58,8 +58,9 @@ func (p *Proc) Run() {
 	}
 }
 
-// recvAll receives the messages of the round until a timeout.
-func (p *Proc) recvAll() []Msg {
+// recvAll receives the messages of the round until a timeout: a function,
+// not a method of the process, which make-HO does not follow.
+func recvAll(p *Proc) []Msg {
 	var got []Msg
 	for len(got) < 3 {
 		raw, _, ok := p.net.Recv(time.Now())
@@ -81,7 +82,49 @@ func (p *Proc) RunRecv() {
 		p.round++
 		p.step = A
 		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
-		got := p.recvAll()
+		got := recvAll(p)
+		p.x = len(got)
+	}
+}
+
+// InboxProc receives from a channel, through a helper whose reception
+// loop's condition calls a method, and whose timeout returns.
+type InboxProc struct {
+	in    <-chan Msg
+	round int
+	step  Step
+	x     int
+}
+
+func (p *InboxProc) enough(got []Msg) bool { return len(got) >= 2 }
+
+func (p *InboxProc) gather() []Msg {
+	var got []Msg
+	timer := time.NewTimer(time.Second)
+	defer timer.Stop()
+	for !p.enough(got) {
+		select {
+		case m := <-p.in:
+			if m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			got = append(got, m)
+		case <-timer.C:
+			return got
+		}
+	}
+	return got
+}
+
+func (p *InboxProc) Run(peers []chan<- Msg) {
+	//sync:tag p.round,p.step
+	for {
+		p.round++
+		p.step = A
+		for _, ch := range peers {
+			ch <- Msg{Round: p.round, Step: p.step}
+		}
+		got := p.gather()
 		p.x = len(got)
 	}
 }
