@@ -42,8 +42,9 @@
 // in that round, which must be set before the loop too (rotate.go). A
 // switch nested in a statement of a round's update, to the round the next
 // top-level switch enters, is an early entry and stays in that update.
-// Methods of the process that send (helpers, helper.go) become methods of
-// the machine whose sends go through the round's context. A range over a
+// Methods of the process that send, or receive (helpers, helper.go),
+// become methods of the machine whose sends go through the round's
+// context, or whose reception reads the round's mailbox. A range over a
 // slice or an array keeps the slice and the index in the machine.
 //
 // A round may be entered inside an if at the top level of the loop body,
@@ -115,7 +116,7 @@
 // yet: ..."): channels that are not annotated or used otherwise than
 // above, a defer before the loop other than a timer's stop, round changes
 // nested in statements other than the forms above, calls of functions that
-// receive without being //sync:recv functions, a round variable set to
+// receive without being //sync:recv functions or helpers, a round variable set to
 // something other than its constants, a call of a nested loop's function other than as the last statement of
 // the outer loop body, code after a nested loop in its function, sends
 // after the reception of a round, and a few more. It never emits code it cannot vouch for.
