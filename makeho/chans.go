@@ -101,10 +101,22 @@ func (g *loopGen) peerChan(ch ast.Expr) (to ast.Expr, cf *annotations.ChanField)
 		}
 	case *ast.Ident:
 		if rng := g.peerVars[g.info.Uses[x]]; rng != nil {
+			if k := rangeKey(rng); k != nil {
+				return k, g.tableOf(rng.X) // for q, ch := range peers: ch is peers[q]
+			}
 			return nil, g.tableOf(rng.X)
 		}
 	}
 	return nil, nil
+}
+
+// rangeKey returns the key variable of a range, if it has one that is not
+// the blank identifier.
+func rangeKey(rng *ast.RangeStmt) *ast.Ident {
+	if id, ok := rng.Key.(*ast.Ident); ok && id.Name != "_" {
+		return id
+	}
+	return nil
 }
 
 // tableOf returns the annotation of the table or channel e names, or the
@@ -556,9 +568,15 @@ func (g *loopGen) chanSends(s ast.Stmt) error {
 		case *ast.FuncLit:
 			return false
 		case *ast.RangeStmt:
-			if cf := g.peerTable(n); cf != nil && g.hasPeerSend(n) {
+			// With its key, a range over the table sends to each entry
+			// in turn (per-receiver messages): its sends are
+			// translated one by one, below.
+			if cf := g.peerTable(n); cf != nil && g.hasPeerSend(n) && rangeKey(n) == nil {
 				err = g.broadcast(n, cf)
 				return false
+			}
+			if cf := g.peerTable(n); cf != nil && g.hasPeerSend(n) {
+				g.dropRangeValue(n)
 			}
 		case *ast.SelectStmt:
 			if g.hasPeerSend(n) {
@@ -675,6 +693,16 @@ func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
 	if err != nil {
 		return err
 	}
+	if to.Pos() < stmt.Pos() {
+		// The key of a range over the table, outside the send: the
+		// whole statement is rendered, its operands with their edits.
+		c := g.cName
+		g.edits = append(g.edits, edit{start: g.off(stmt.Pos()), end: g.off(stmt.End()), text: "send", lazy: func() string {
+			return c + ".Send(compho.PID(" + g.nodeText(to) + "), " + g.nodeText(msg) + ")"
+		}})
+		g.removed = append(g.removed, span{stmt.Pos(), stmt.End()})
+		return nil
+	}
 	g.cut(stmt.Pos(), to.Pos(), g.cName+".Send(compho.PID(")
 	g.cut(to.End(), msg.Pos(), "), ")
 	g.cut(msg.End(), stmt.End(), ")")
@@ -685,7 +713,7 @@ func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
 // sends one message to the entry into c.Broadcast: the table holds the
 // inbox of every process, by the directive.
 func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error {
-	bad := refuse(rng.Pos(), "not supported yet: a range over the peer table %s other than one send of the same message to every entry (for _, ch := range peers { ch <- m })", types.ExprString(rng.X))
+	bad := refuse(rng.Pos(), "not supported yet: a range over the peer table %s other than one send of the same message to every entry (for _, ch := range peers { ch <- m }; with its key, for q, ch := range peers, the sends on ch go to q)", types.ExprString(rng.X))
 	if k, ok := rng.Key.(*ast.Ident); rng.Key != nil && (!ok || k.Name != "_") || len(rng.Body.List) != 1 {
 		return bad
 	}
@@ -1076,4 +1104,30 @@ func (g *loopGen) pure(e ast.Expr) bool {
 		return ok
 	})
 	return ok
+}
+
+// dropRangeValue removes the value variable of a range over a peers table
+// with a key (for q, ch := range peers becomes for q := range peers) when
+// the sends on it, translated to sends to q, were its only uses.
+func (g *loopGen) dropRangeValue(rng *ast.RangeStmt) {
+	id, ok := rng.Value.(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return
+	}
+	v := g.info.Defs[id]
+	sendChans := make(map[*ast.Ident]bool)
+	ast.Inspect(rng.Body, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SendStmt); ok {
+			if c, ok := ast.Unparen(s.Chan).(*ast.Ident); ok {
+				sendChans[c] = true
+			}
+		}
+		return true
+	})
+	for use, o := range g.info.Uses {
+		if o == v && !sendChans[use] {
+			return
+		}
+	}
+	g.cut(rng.Key.End(), rng.Value.End(), "")
 }

@@ -1,9 +1,9 @@
 // Package helpersend sends through methods of the process: broadcast
 // locks the process's mutex and calls send for every entry of the peers
 // table, which sends the envelope in a select that loses it when the
-// inbox is full; announce builds the vote and calls broadcast. make-HO
-// follows the calls: the three become methods of the machine whose sends
-// go through the round's context.
+// inbox is full; announce sends the vote to every other process, a
+// message per receiver. make-HO follows the calls: the three become
+// methods of the machine whose sends go through the round's context.
 package helpersend
 
 import (
@@ -130,11 +130,18 @@ func (p *Proc) broadcast(m Msg) {
 	}
 }
 
-// announce broadcasts the process's vote of the phase.
+// announce sends the process's vote of the phase to the others; the
+// process itself gets its value without the vote (a message per
+// receiver, from a range over the peers table with its key).
 func (q *Proc) announce(vote bool) {
-	m := Msg{Phase: q.phase, Step: q.step, X: q.x}
-	if vote {
-		m.Vote = true
+	for to, ch := range q.peers {
+		m := Msg{Phase: q.phase, Step: q.step, X: q.x}
+		if vote && to != q.id {
+			m.Vote = true
+		}
+		select {
+		case ch <- Envelope{From: q.id, Msg: m}:
+		default:
+		}
 	}
-	q.broadcast(m)
 }
