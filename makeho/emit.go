@@ -60,14 +60,14 @@ func (g *loopGen) emit() ([]byte, error) {
 	var start strings.Builder
 	switch {
 	case g.forStmt != nil && g.forStmt.Cond != nil:
-		fmt.Fprintf(&start, "if %s {\n%s.halted = true\nreturn\n}\n", g.negate(g.forStmt.Cond), m)
+		fmt.Fprintf(&start, "if %s {\n%s\nreturn\n}\n", g.negate(g.forStmt.Cond), g.haltText())
 	case g.rangeSlice:
-		fmt.Fprintf(&start, "if %s.%s >= len(%s.%s) {\n%s.halted = true\nreturn\n}\n", m, g.iterField, m, g.itersField, m)
+		fmt.Fprintf(&start, "if %s.%s >= len(%s.%s) {\n%s\nreturn\n}\n", m, g.iterField, m, g.itersField, g.haltText())
 		if id, ok := g.rangeStmt.Value.(*ast.Ident); ok && id.Name != "_" {
 			fmt.Fprintf(&start, "%s.%s = %s.%s[%s.%s]\n", m, g.hoisted[g.info.Defs[id]], m, g.itersField, m, g.iterField)
 		}
 	case g.rangeStmt != nil:
-		fmt.Fprintf(&start, "if %s.%s >= %s.%s {\n%s.halted = true\nreturn\n}\n", m, g.iterField, m, g.itersField, m)
+		fmt.Fprintf(&start, "if %s.%s >= %s.%s {\n%s\nreturn\n}\n", m, g.iterField, m, g.itersField, g.haltText())
 	}
 	start.WriteString(g.text(g.prologue))
 	start.WriteString(g.forkCond(g.rounds[0]))
@@ -87,6 +87,13 @@ func (g *loopGen) emit() ([]byte, error) {
 	}
 	end.WriteString(m + ".startPhase()")
 	g.method(&b, "endPhase ends an iteration of the loop, unless the machine halted, and\n// starts the next one.", "endPhase()", end.String())
+	if len(g.postLoop) > 0 {
+		body := strings.TrimRight(g.text(g.postLoop), " \t\n")
+		if _, ok := lastOf(g.postLoop).(*ast.ReturnStmt); !ok {
+			body += "\n" + m + ".halted = true" // a return halts it already
+		}
+		g.method(&b, "endLoop runs the statements of the function after the loop, when the loop\n// ends, and halts the machine.", "endLoop()", body)
+	}
 	if g.calls != nil {
 		g.method(&b, fmt.Sprintf("Returned ends the iteration whose last round called the nested machine of %s (%s),\n// when that machine returns (compho.Returner).", annotations.FuncName(g.calledFn), lineOf(g.fset, g.calls.Pos())),
 			"Returned(_ *compho.Ctx, _ compho.Machine)", fmt.Sprintf("%s.calling = false\n%s.endPhase()", m, m))

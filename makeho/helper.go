@@ -222,7 +222,7 @@ func (g *loopGen) helperCall(call *ast.CallExpr, h *helper) error {
 // nameHelpers names the machine methods of the helpers, once the fields
 // of the machine are known.
 func (g *loopGen) nameHelpers() error {
-	reserved := map[string]bool{"Init": true, "Rounds": true, "Halted": true, "Clone": true, "Key": true, "Returned": true, "startPhase": true, "endPhase": true}
+	reserved := map[string]bool{"Init": true, "Rounds": true, "Halted": true, "Clone": true, "Key": true, "Returned": true, "startPhase": true, "endPhase": true, "endLoop": true}
 	for _, r := range g.rounds {
 		reserved["Send"+exported(r.c.Name())] = true
 		reserved["Update"+exported(r.c.Name())] = true

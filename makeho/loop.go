@@ -46,6 +46,7 @@ type loopGen struct {
 	label        string            // the loop's label, if any
 
 	preLoop  []ast.Stmt // statements of the function before the loop
+	postLoop []ast.Stmt // statements of the function after the loop: endLoop
 	prologue []ast.Stmt // the body's statements before the first round's send
 	rounds   []*round
 
@@ -349,6 +350,12 @@ func (g *loopGen) locate() error {
 			return err
 		}
 	}
+	g.postLoop = g.fn.Body.List[idx+1:]
+	for _, s := range g.postLoop {
+		if err := g.checkPostLoop(s); err != nil {
+			return err
+		}
+	}
 	switch s := g.loop.Stmt.(type) {
 	case *ast.ForStmt:
 		g.forStmt = s
@@ -410,6 +417,47 @@ func (g *loopGen) checkPreLoop(s ast.Stmt) error {
 		return true
 	})
 	return err
+}
+
+// checkPostLoop checks a statement after the loop, which the machine runs
+// when the loop ends (endLoop): it may compute and return, not
+// communicate.
+func (g *loopGen) checkPostLoop(s ast.Stmt) error {
+	var err error
+	ast.Inspect(s, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt, *ast.GoStmt, *ast.LabeledStmt:
+			err = refuse(n.Pos(), "not supported yet: a defer, go or labeled statement after the tagged loop (the machine runs the statements after the loop when it ends)")
+		case *ast.CallExpr:
+			if k := g.commKind(n); k != 0 {
+				err = refuse(n.Pos(), "not supported yet: a %s after the tagged loop (the machine has no round left for it)", k)
+			} else if name := g.hiddenComm(n, 0); name != "" {
+				err = refuse(n.Pos(), "not supported yet: a call of %s, which sends or receives, after the tagged loop (the machine has no round left for it)", name)
+			}
+		case *ast.SendStmt, *ast.SelectStmt:
+			err = refuse(n.Pos(), "not supported yet: a channel operation after the tagged loop (the machine has no round left for it)")
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				err = refuse(n.Pos(), "not supported yet: a channel operation after the tagged loop (the machine has no round left for it)")
+			}
+		}
+		return true
+	})
+	return err
+}
+
+// haltText renders what ends the loop in the machine: halting, after
+// the statements that follow the loop (endLoop) if there are any.
+func (g *loopGen) haltText() string {
+	if len(g.postLoop) > 0 {
+		return g.mName + ".endLoop()"
+	}
+	return g.mName + ".halted = true"
 }
 
 // comm returns the //sync:send or //sync:recv annotation of the function
@@ -1086,7 +1134,7 @@ func (g *loopGen) targetsLoop(top ast.Stmt, b *ast.BranchStmt) bool {
 // rounds: continue ends the update (the rounds up to the end of the phase
 // are no-ops, their round test fails); break and return halt the machine.
 func (g *loopGen) branches() error {
-	stmts := append([]ast.Stmt{}, g.prologue...)
+	stmts := append(append([]ast.Stmt{}, g.prologue...), g.postLoop...)
 	for _, r := range g.rounds {
 		stmts = append(stmts, forkStmts(r, false)...)
 		stmts = append(stmts, r.send...)
@@ -1117,7 +1165,7 @@ func (g *loopGen) branches() error {
 					}
 					g.replace(n.Pos(), n.End(), "return")
 				} else {
-					g.replace(n.Pos(), n.End(), g.mName+".halted = true\nreturn")
+					g.replace(n.Pos(), n.End(), g.haltText()+"\nreturn")
 				}
 			case *ast.ReturnStmt:
 				err = g.returnStmt(n)

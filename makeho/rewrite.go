@@ -689,7 +689,7 @@ func (g *loopGen) regions() [][]ast.Node {
 	if b := g.rounds[0].branch; b != nil && b.f.before == b {
 		start = append(start, b.f.s.Cond)
 	}
-	regions := [][]ast.Node{init, start, end}
+	regions := [][]ast.Node{init, start, end, stmts(g.postLoop)}
 	for i, r := range g.rounds {
 		send := stmts(r.send, forkStmts(r, false))
 		for _, sp := range r.guards {

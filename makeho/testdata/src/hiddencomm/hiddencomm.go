@@ -128,3 +128,27 @@ func (p *InboxProc) Run(peers []chan<- Msg) {
 		p.x = len(got)
 	}
 }
+
+// RunThenAnnounce sends after its tagged loop.
+func (p *Proc) RunThenAnnounce(rounds int) {
+	//sync:tag p.round,p.step
+	for p.round < rounds {
+		p.round++
+		p.step = A
+		p.net.Broadcast(Msg{Round: p.round, Step: p.step})
+		var got []Msg
+		for len(got) < 3 {
+			raw, _, ok := p.net.Recv(time.Now())
+			if !ok {
+				break
+			}
+			m, isMsg := raw.(Msg)
+			if !isMsg || m.Round != p.round || m.Step != p.step {
+				continue
+			}
+			got = append(got, m)
+		}
+		p.x = len(got)
+	}
+	p.net.Broadcast(Msg{Round: p.round + 1, Step: A})
+}
