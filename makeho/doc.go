@@ -45,7 +45,9 @@
 // Methods of the process that send, or receive (helpers, helper.go),
 // become methods of the machine whose sends go through the round's
 // context, or whose reception reads the round's mailbox. A range over a
-// slice or an array keeps the slice and the index in the machine.
+// slice or an array keeps the slice and the index in the machine. The
+// statements after the loop run when it ends (endLoop), their returns into
+// the machine's result fields.
 //
 // A round may be entered inside an if at the top level of the loop body,
 // when the statement after the if enters the same round for the other
