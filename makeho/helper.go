@@ -42,7 +42,6 @@ type helper struct {
 	// mboxName and envName name the mailbox parameter and the mailbox
 	// entry of a helper that receives, free in its body.
 	mboxName, envName string
-	done              bool // its sends are translated
 }
 
 // sendHelper returns the helper that call calls, if call is a call of a
