@@ -53,7 +53,7 @@ func (g *loopGen) commKind(n ast.Node) annotations.CommKind {
 		if c := g.comm(n); c != nil {
 			return c.Kind
 		}
-		if h := g.sendHelper(n); h != nil {
+		if h := g.commHelper(n); h != nil {
 			return h.kind
 		}
 	case *ast.SendStmt:

@@ -10,7 +10,7 @@ import (
 	"github.com/ccvet/ccvet/annotations"
 )
 
-// Helpers that send. Protocols often wrap their sends in a method of the
+// Helpers that send or receive. Protocols often wrap their sends in a method of the
 // process (p.broadcast(m), which stamps the sender and sends on every
 // channel of the peers table, or sends through a transport). make-HO
 // follows such a call: the method becomes a method of the machine, its
@@ -23,6 +23,9 @@ import (
 //	}                                        }
 //
 // and p.broadcast(m) in a round's send becomes mc.broadcast(c, p, m).
+// A method that receives (p.collect(need), one reception loop on each
+// path, no send) becomes a method that reads the round's mailbox, called
+// from the round's update: mc.collect(c, mbox, p, need).
 // The helper must be a method of the process, called on the loop's own
 // pointer receiver, declared in the loop's file, without results; its
 // body may send (directly, or through other such helpers), compute what
@@ -44,10 +47,11 @@ type helper struct {
 	mboxName, envName string
 }
 
-// sendHelper returns the helper that call calls, if call is a call of a
+// commHelper returns the helper that call calls, if call is a call of a
 // method of the process, declared in the loop's file, whose body sends
-// and never receives (see the comment at the top); nil otherwise.
-func (g *loopGen) sendHelper(call *ast.CallExpr) *helper {
+// and never receives, or receives and never sends (see the comment at
+// the top); nil otherwise.
+func (g *loopGen) commHelper(call *ast.CallExpr) *helper {
 	fn, _ := calleeOf(g.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() != g.u.pass.Pkg || g.comm(call) != nil {
 		return nil
@@ -103,7 +107,7 @@ func (g *loopGen) sendHelper(call *ast.CallExpr) *helper {
 			if c := g.comm(n); c != nil {
 				sends = sends || c.Kind == annotations.Send
 				recvs = recvs || c.Kind == annotations.Recv
-			} else if h := g.sendHelper(n); h != nil {
+			} else if h := g.commHelper(n); h != nil {
 				sends = sends || h.kind == annotations.Send
 				recvs = recvs || h.kind == annotations.Recv
 			}
@@ -135,7 +139,7 @@ func (g *loopGen) helperCalls() []*helper {
 				return false
 			}
 			if call, ok := n.(*ast.CallExpr); ok {
-				if h := g.sendHelper(call); h != nil && !seen[h] {
+				if h := g.commHelper(call); h != nil && !seen[h] {
 					seen[h] = true
 					out = append(out, h)
 					visit(h.decl.Body)

@@ -201,7 +201,7 @@ func (in *inference) visit(body ast.Node, recvOf *types.Var) {
 			}
 			// The sends of a helper are the loop's (helper.go); its
 			// receiver is the process.
-			if h := g.sendHelper(n); h != nil && recvOf == nil && !in.helpers[h] {
+			if h := g.commHelper(n); h != nil && recvOf == nil && !in.helpers[h] {
 				in.helpers[h] = true
 				in.visit(h.decl.Body, nil)
 			}

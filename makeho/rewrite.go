@@ -125,7 +125,7 @@ func (g *loopGen) sendsIn(s ast.Stmt) error {
 			err = g.send(call)
 			return false
 		}
-		if h := g.sendHelper(call); h != nil && h.kind == annotations.Send {
+		if h := g.commHelper(call); h != nil && h.kind == annotations.Send {
 			err = g.helperCall(call, h)
 			return false
 		}
@@ -221,7 +221,7 @@ func (g *loopGen) receptionsIn(top ast.Stmt) error {
 				err = g.reception(call, c, path)
 				return false
 			}
-			if h := g.sendHelper(call); h != nil && h.kind == annotations.Recv {
+			if h := g.commHelper(call); h != nil && h.kind == annotations.Recv {
 				if err = g.helperCall(call, h); err != nil {
 					return false
 				}
