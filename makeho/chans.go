@@ -53,6 +53,9 @@ func (g *loopGen) commKind(n ast.Node) annotations.CommKind {
 		if c := g.comm(n); c != nil {
 			return c.Kind
 		}
+		if h := g.commHelper(n); h != nil {
+			return h.kind
+		}
 	case *ast.SendStmt:
 		if _, cf := g.peerChan(n.Chan); cf != nil {
 			return annotations.Send
@@ -98,10 +101,22 @@ func (g *loopGen) peerChan(ch ast.Expr) (to ast.Expr, cf *annotations.ChanField)
 		}
 	case *ast.Ident:
 		if rng := g.peerVars[g.info.Uses[x]]; rng != nil {
+			if k := rangeKey(rng); k != nil {
+				return k, g.tableOf(rng.X) // for q, ch := range peers: ch is peers[q]
+			}
 			return nil, g.tableOf(rng.X)
 		}
 	}
 	return nil, nil
+}
+
+// rangeKey returns the key variable of a range, if it has one that is not
+// the blank identifier.
+func rangeKey(rng *ast.RangeStmt) *ast.Ident {
+	if id, ok := rng.Key.(*ast.Ident); ok && id.Name != "_" {
+		return id
+	}
+	return nil
 }
 
 // tableOf returns the annotation of the table or channel e names, or the
@@ -184,7 +199,7 @@ func (g *loopGen) checkChannels() error {
 	g.cancels = make(map[*ast.UnaryExpr]ast.Expr)
 	timeouts := make(map[*ast.UnaryExpr]bool)
 	var err error
-	ast.Inspect(g.loop.Body, func(n ast.Node) bool {
+	check := func(n ast.Node) bool {
 		if err != nil {
 			return false
 		}
@@ -211,7 +226,11 @@ func (g *loopGen) checkChannels() error {
 			err = g.checkSelect(n, timeouts)
 		}
 		return err == nil
-	})
+	}
+	ast.Inspect(g.loop.Body, check)
+	for _, h := range g.usedHelpers {
+		ast.Inspect(h.decl.Body, check)
+	}
 	if err != nil {
 		return err
 	}
@@ -252,9 +271,9 @@ func (g *loopGen) checkHiddenComm() error {
 		if err != nil {
 			return false
 		}
-		if call, ok := n.(*ast.CallExpr); ok && g.commKind(call) == 0 {
+		if call, ok := n.(*ast.CallExpr); ok && g.commKind(call) == 0 && !g.isRemoved(call.Pos()) {
 			if name := g.hiddenComm(call, 0); name != "" {
-				err = refuse(call.Pos(), "not supported yet: a call of %s, which sends or receives (make-HO translates the sends and receives written in the loop itself and calls of //sync:send and //sync:recv functions: write them in the loop, or annotate the function)", name)
+				err = refuse(call.Pos(), "not supported yet: a call of %s, which sends or receives (make-HO translates the sends and receives written in the loop itself, calls of //sync:send and //sync:recv functions, and calls on the process of its methods, in the loop's file, that either send or receive: write them in the loop, make the function such a method, or annotate it)", name)
 			}
 		}
 		return err == nil
@@ -524,7 +543,7 @@ func (g *loopGen) timerStmt(s ast.Stmt, v types.Object) bool {
 		return len(vs.Names) == 1 && is(vs.Names[0]) && (len(vs.Values) == 0 || g.timerInit(vs.Values[0]))
 	case *ast.ExprStmt:
 		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
-		return ok && g.timerCall(call) == v
+		return ok && (g.timerCall(call) == v || len(call.Args) == 1 && is(call.Args[0]) && g.timerHelper(call))
 	case *ast.DeferStmt:
 		return g.timerCall(s.Call) == v
 	}
@@ -549,9 +568,15 @@ func (g *loopGen) chanSends(s ast.Stmt) error {
 		case *ast.FuncLit:
 			return false
 		case *ast.RangeStmt:
-			if cf := g.peerTable(n); cf != nil && g.hasPeerSend(n) {
+			// With its key, a range over the table sends to each entry
+			// in turn (per-receiver messages): its sends are
+			// translated one by one, below.
+			if cf := g.peerTable(n); cf != nil && g.hasPeerSend(n) && rangeKey(n) == nil {
 				err = g.broadcast(n, cf)
 				return false
+			}
+			if cf := g.peerTable(n); cf != nil && g.hasPeerSend(n) {
+				g.dropRangeValue(n)
 			}
 		case *ast.SelectStmt:
 			if g.hasPeerSend(n) {
@@ -668,6 +693,16 @@ func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
 	if err != nil {
 		return err
 	}
+	if to.Pos() < stmt.Pos() {
+		// The key of a range over the table, outside the send: the
+		// whole statement is rendered, its operands with their edits.
+		c := g.cName
+		g.edits = append(g.edits, edit{start: g.off(stmt.Pos()), end: g.off(stmt.End()), text: "send", lazy: func() string {
+			return c + ".Send(compho.PID(" + g.nodeText(to) + "), " + g.nodeText(msg) + ")"
+		}})
+		g.removed = append(g.removed, span{stmt.Pos(), stmt.End()})
+		return nil
+	}
 	g.cut(stmt.Pos(), to.Pos(), g.cName+".Send(compho.PID(")
 	g.cut(to.End(), msg.Pos(), "), ")
 	g.cut(msg.End(), stmt.End(), ")")
@@ -678,7 +713,7 @@ func (g *loopGen) peerSend(stmt ast.Stmt, s *ast.SendStmt) error {
 // sends one message to the entry into c.Broadcast: the table holds the
 // inbox of every process, by the directive.
 func (g *loopGen) broadcast(rng *ast.RangeStmt, cf *annotations.ChanField) error {
-	bad := refuse(rng.Pos(), "not supported yet: a range over the peer table %s other than one send of the same message to every entry (for _, ch := range peers { ch <- m })", types.ExprString(rng.X))
+	bad := refuse(rng.Pos(), "not supported yet: a range over the peer table %s other than one send of the same message to every entry (for _, ch := range peers { ch <- m }; with its key, for q, ch := range peers, the sends on ch go to q)", types.ExprString(rng.X))
 	if k, ok := rng.Key.(*ast.Ident); rng.Key != nil && (!ok || k.Name != "_") || len(rng.Body.List) != 1 {
 		return bad
 	}
@@ -747,9 +782,30 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 			labeled = l
 		}
 	}
+	g.afterCase = nil
 	cancels, err := g.otherCases(sel, cc, labeled)
 	if err != nil {
 		return err
+	}
+	if ac := g.afterCase; ac != nil {
+		if loop.Cond != nil && !g.pure(loop.Cond) {
+			return refuse(ac.Pos(), "not supported yet: a timeout case that returns, in a reception loop whose condition calls a function (make-HO tests the condition again after the mailbox)")
+		}
+		// The case's body runs once the mailbox is read, if the loop's
+		// condition still holds: the reception would have waited on
+		// until the timeout.
+		cond := loop.Cond
+		g.edits = append(g.edits, edit{start: g.off(loop.End()), end: g.off(loop.End()), text: "after", lazy: func() string {
+			g.keepRemoved = true
+			defer func() { g.keepRemoved = false }()
+			if cond == nil {
+				return "\n" + g.text(ac.Body)
+			}
+			// As written: the mailbox loop's header edits the
+			// condition into its negation, and a helper's variables
+			// are not hoisted.
+			return "\nif " + string(g.src[g.off(cond.Pos()):g.off(cond.End())]) + " {\n" + g.text(ac.Body) + "\n}"
+		}})
 	}
 	pre, val, err := g.received(u)
 	if err != nil {
@@ -765,8 +821,8 @@ func (g *loopGen) chanReception(u *ast.UnaryExpr, path []ast.Node) error {
 				head := h.text
 				h.lazy = func() string {
 					var b strings.Builder
-					for _, ctx := range cancels {
-						fmt.Fprintf(&b, "if %s.Err() != nil {\n%s.halted = true\nreturn\n}\n", g.exprText(ctx), g.mName)
+					for _, cn := range cancels {
+						fmt.Fprintf(&b, "if %s.Err() != nil {\n%s%s.halted = true\nreturn\n}\n", g.exprText(cn.ctx), g.resultsText(cn.ret), g.mName)
 					}
 					return b.String() + head
 				}
@@ -830,8 +886,8 @@ func (g *loopGen) plainReception(u *ast.UnaryExpr, path []ast.Node, notLoop erro
 // otherCases checks the cases of the reception select sel other than the
 // inbox's cc: timeouts that leave the loop labeled, and cancellations
 // that return, whose contexts it returns.
-func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *ast.LabeledStmt) ([]ast.Expr, error) {
-	var cancels []ast.Expr
+func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *ast.LabeledStmt) ([]cancel, error) {
+	var cancels []cancel
 	for _, st := range sel.Body.List {
 		c := st.(*ast.CommClause)
 		if c == cc {
@@ -845,18 +901,58 @@ func (g *loopGen) otherCases(sel *ast.SelectStmt, cc *ast.CommClause, labeled *a
 			return nil, refuse(c.Pos(), "not supported yet: a case of a reception select that receives into a variable from a channel other than the inbox")
 		}
 		if u2, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && g.cancels[u2] != nil && !g.leaves(c, labeled) {
-			r, ok := lastOf(c.Body).(*ast.ReturnStmt)
-			if len(c.Body) != 1 || !ok || len(r.Results) != 0 || g.fn.Type.Results != nil {
-				return nil, refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)")
+			// Stopping a timer before the return goes with the timer.
+			body := c.Body
+			for len(body) > 1 && g.stopsTimer(body[0]) {
+				body = body[1:]
 			}
-			cancels = append(cancels, g.cancels[u2])
+			r, ok := lastOf(body).(*ast.ReturnStmt)
+			if len(body) != 1 || !ok || len(r.Results) != 0 && len(r.Results) != len(g.resultFields()) {
+				return nil, refuse(c.Pos(), "not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return, with the function's results or none)")
+			}
+			cancels = append(cancels, cancel{g.cancels[u2], r})
 			continue
 		}
 		if !g.leaves(c, labeled) {
-			return nil, refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)")
+			// In a helper, for { select { ...; case <-timer.C: return
+			// r } }: the return ends the helper once the mailbox is
+			// read, as the timeout does once the messages are in.
+			if _, ok := lastOf(c.Body).(*ast.ReturnStmt); ok && g.inHelper != nil && g.afterCase == nil {
+				g.afterCase = c
+				continue
+			}
+			return nil, refuse(c.Pos(), "not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop, and in a helper that receives, for { select { ... case <-timer: return ... } })")
 		}
 	}
 	return cancels, nil
+}
+
+// A cancel is a case <-ctx.Done(): return of a reception.
+type cancel struct {
+	ctx ast.Expr
+	ret *ast.ReturnStmt
+}
+
+// resultsText renders the assignment of the results of the return r to
+// the machine's result fields, or nothing for a return without results
+// (named results keep their values).
+func (g *loopGen) resultsText(r *ast.ReturnStmt) string {
+	if len(r.Results) == 0 {
+		return ""
+	}
+	// The return is in a case the rewriting removed: its results are
+	// rendered with the other edits (a local variable that became a
+	// field of the machine), not as removed.
+	g.keepRemoved = true
+	defer func() { g.keepRemoved = false }()
+	var lhs, rhs []string
+	for i, n := range g.resultFields() {
+		lhs = append(lhs, g.mName+"."+n)
+		// Without the halt that returnStmt inserts right after the
+		// last result.
+		rhs = append(rhs, strings.TrimSuffix(g.nodeText(r.Results[i]), "\n"+g.mName+".halted = true\nreturn"))
+	}
+	return strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + "\n"
 }
 
 // received returns the statements that read the message of the mailbox
@@ -936,4 +1032,102 @@ func (g *loopGen) selectBreaks(s ast.Node) {
 			return true
 		})
 	}
+}
+
+// stopsTimer reports whether s creates, resets or stops one of the timers
+// of the receptions.
+func (g *loopGen) stopsTimer(s ast.Stmt) bool {
+	for v := range g.timers {
+		if g.timerStmt(s, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// timerHelper reports whether call calls a function of the package that
+// only stops, resets or drains the timer it is given (drain(t): if
+// !t.Stop() { select { case <-t.C: default: } }): it goes with the timer.
+func (g *loopGen) timerHelper(call *ast.CallExpr) bool {
+	fn, _ := calleeOf(g.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() != g.u.pass.Pkg || fn.Signature().Recv() != nil || fn.Signature().Params().Len() != 1 || fn.Signature().Results().Len() != 0 {
+		return false
+	}
+	var decl *ast.FuncDecl
+	for _, f := range g.u.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && g.info.Defs[fd.Name] == fn {
+				decl = fd
+			}
+		}
+	}
+	if decl == nil || decl.Body == nil || len(decl.Type.Params.List[0].Names) != 1 {
+		return false
+	}
+	t := g.info.Defs[decl.Type.Params.List[0].Names[0]]
+	ok := true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case nil, *ast.BlockStmt, *ast.IfStmt, *ast.SelectStmt, *ast.CommClause, *ast.ExprStmt:
+		case *ast.UnaryExpr:
+			ok = ok && (n.Op == token.ARROW || n.Op == token.NOT)
+		case *ast.CallExpr:
+			sel, isSel := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+			ok = ok && isSel && (sel.Sel.Name == "Stop" || sel.Sel.Name == "Reset") && callFree(n.Args...)
+		case *ast.SelectorExpr:
+			id, isID := ast.Unparen(n.X).(*ast.Ident)
+			ok = ok && isID && g.info.Uses[id] == t
+			return false
+		case *ast.Ident:
+			ok = ok && g.info.Uses[n] == t
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// pure reports whether e calls nothing but the builtins len and cap, so
+// that evaluating it again gives the same value.
+func (g *loopGen) pure(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.CallExpr:
+			id, isID := ast.Unparen(n.Fun).(*ast.Ident)
+			b, isBuiltin := g.info.Uses[id].(*types.Builtin)
+			ok = ok && isID && isBuiltin && (b.Name() == "len" || b.Name() == "cap")
+		}
+		return ok
+	})
+	return ok
+}
+
+// dropRangeValue removes the value variable of a range over a peers table
+// with a key (for q, ch := range peers becomes for q := range peers) when
+// the sends on it, translated to sends to q, were its only uses.
+func (g *loopGen) dropRangeValue(rng *ast.RangeStmt) {
+	id, ok := rng.Value.(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return
+	}
+	v := g.info.Defs[id]
+	sendChans := make(map[*ast.Ident]bool)
+	ast.Inspect(rng.Body, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SendStmt); ok {
+			if c, ok := ast.Unparen(s.Chan).(*ast.Ident); ok {
+				sendChans[c] = true
+			}
+		}
+		return true
+	})
+	for use, o := range g.info.Uses {
+		if o == v && !sendChans[use] {
+			return
+		}
+	}
+	g.cut(rng.Key.End(), rng.Value.End(), "")
 }

@@ -33,6 +33,22 @@
 // Update ends (and in Init for the first iteration). The user's
 // statements, names and comments are kept.
 //
+// The last variable of the tag is the round; the variables before it
+// together are the phase, ordered lexicographically (height,round,step);
+// a tag of one variable is a phase of one round, with no round test. The
+// phase may also be increased anywhere on every path through the body
+// when no continue skips it; a body that enters its first round at its
+// end (phase++; round = First, or an if/else whose paths all do) starts
+// in that round, which must be set before the loop too (rotate.go). A
+// switch nested in a statement of a round's update, to the round the next
+// top-level switch enters, is an early entry and stays in that update.
+// Methods of the process that send, or receive (helpers, helper.go),
+// become methods of the machine whose sends go through the round's
+// context, or whose reception reads the round's mailbox. A range over a
+// slice or an array keeps the slice and the index in the machine. The
+// statements after the loop run when it ends (endLoop), their returns into
+// the machine's result fields.
+//
 // A round may be entered inside an if at the top level of the loop body,
 // when the statement after the if enters the same round for the other
 // paths (Zab's leader-only rounds). The if's condition is then stored in a
@@ -101,8 +117,9 @@
 // implementation does not support yet (its diagnostics say "not supported
 // yet: ..."): channels that are not annotated or used otherwise than
 // above, a defer before the loop other than a timer's stop, round changes
-// nested deeper than the body of a top-level if,
-// a call of a nested loop's function other than as the last statement of
+// nested in statements other than the forms above, calls of functions that
+// receive without being //sync:recv functions or helpers, a round variable set to
+// something other than its constants, a call of a nested loop's function other than as the last statement of
 // the outer loop body, code after a nested loop in its function, sends
 // after the reception of a round, and a few more. It never emits code it cannot vouch for.
 package makeho

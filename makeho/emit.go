@@ -60,9 +60,14 @@ func (g *loopGen) emit() ([]byte, error) {
 	var start strings.Builder
 	switch {
 	case g.forStmt != nil && g.forStmt.Cond != nil:
-		fmt.Fprintf(&start, "if %s {\n%s.halted = true\nreturn\n}\n", g.negate(g.forStmt.Cond), m)
+		fmt.Fprintf(&start, "if %s {\n%s\nreturn\n}\n", g.negate(g.forStmt.Cond), g.haltText())
+	case g.rangeSlice:
+		fmt.Fprintf(&start, "if %s.%s >= len(%s.%s) {\n%s\nreturn\n}\n", m, g.iterField, m, g.itersField, g.haltText())
+		if id, ok := g.rangeStmt.Value.(*ast.Ident); ok && id.Name != "_" {
+			fmt.Fprintf(&start, "%s.%s = %s.%s[%s.%s]\n", m, g.hoisted[g.info.Defs[id]], m, g.itersField, m, g.iterField)
+		}
 	case g.rangeStmt != nil:
-		fmt.Fprintf(&start, "if %s.%s >= %s.%s {\n%s.halted = true\nreturn\n}\n", m, g.iterField, m, g.itersField, m)
+		fmt.Fprintf(&start, "if %s.%s >= %s.%s {\n%s\nreturn\n}\n", m, g.iterField, m, g.itersField, g.haltText())
 	}
 	start.WriteString(g.text(g.prologue))
 	start.WriteString(g.forkCond(g.rounds[0]))
@@ -82,6 +87,13 @@ func (g *loopGen) emit() ([]byte, error) {
 	}
 	end.WriteString(m + ".startPhase()")
 	g.method(&b, "endPhase ends an iteration of the loop, unless the machine halted, and\n// starts the next one.", "endPhase()", end.String())
+	if len(g.postLoop) > 0 {
+		body := strings.TrimRight(g.text(g.postLoop), " \t\n")
+		if _, ok := lastOf(g.postLoop).(*ast.ReturnStmt); !ok {
+			body += "\n" + m + ".halted = true" // a return halts it already
+		}
+		g.method(&b, "endLoop runs the statements of the function after the loop, when the loop\n// ends, and halts the machine.", "endLoop()", body)
+	}
 	if g.calls != nil {
 		g.method(&b, fmt.Sprintf("Returned ends the iteration whose last round called the nested machine of %s (%s),\n// when that machine returns (compho.Returner).", annotations.FuncName(g.calledFn), lineOf(g.fset, g.calls.Pos())),
 			"Returned(_ *compho.Ctx, _ compho.Machine)", fmt.Sprintf("%s.calling = false\n%s.endPhase()", m, m))
@@ -96,6 +108,9 @@ func (g *loopGen) emit() ([]byte, error) {
 			cname = qual(r.c.Pkg()) + "." + r.c.Name()
 		}
 		guard := fmt.Sprintf("if %s != %s {\nreturn\n}\n", rv, cname)
+		if g.single {
+			guard = "" // the only round: no round variable to test
+		}
 		var parts []string
 		for _, sp := range r.guards {
 			if sp.text != "" {
@@ -141,6 +156,7 @@ func (g *loopGen) emit() ([]byte, error) {
 	table.WriteString("}")
 	g.method(&b, "Rounds returns the round table: one phase.", "Rounds() []compho.Round", table.String())
 	g.method(&b, "Halted reports whether the loop has ended.", "Halted() bool", "return "+m+".halted")
+	b.WriteString(g.helperText(qual))
 	g.emitClone(&b, fields)
 	g.emitKey(&b, fields)
 	return b.Bytes(), nil
@@ -209,10 +225,19 @@ func (g *loopGen) fields(qual types.Qualifier) []field {
 		out = append(out, field{sp.field, "bool // " + sp.cond + " at " + lineOf(g.fset, sp.s.Pos()) + ": the path that enters " + sp.c.Name() + " in the if", false, nil})
 	}
 	if g.rangeStmt != nil {
-		if id, ok := g.rangeStmt.Key.(*ast.Ident); !ok || id.Name == "_" {
-			out = append(out, field{g.iterField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations done", false, g.info.TypeOf(g.rangeStmt.X)})
+		xt := g.info.TypeOf(g.rangeStmt.X)
+		it := xt
+		if g.rangeSlice {
+			it = types.Typ[types.Int]
 		}
-		out = append(out, field{g.itersField, types.TypeString(g.info.TypeOf(g.rangeStmt.X), qual) + " // iterations to do", false, g.info.TypeOf(g.rangeStmt.X)})
+		if id, ok := g.rangeStmt.Key.(*ast.Ident); !ok || id.Name == "_" {
+			out = append(out, field{g.iterField, types.TypeString(it, qual) + " // iterations done", false, it})
+		}
+		what := " // iterations to do"
+		if g.rangeSlice {
+			what = " // the values ranged over"
+		}
+		out = append(out, field{g.itersField, types.TypeString(xt, qual) + what, false, xt})
 	}
 	return out
 }
@@ -301,7 +326,7 @@ func (g *loopGen) apply(start, end int) string {
 	var b strings.Builder
 	cur := start
 	for _, e := range g.edits {
-		if e.text == "" && !e.tail && e.start < end && e.end > start {
+		if e.text == "" && !e.tail && e.start < end && e.end > start && !g.keepRemoved {
 			// A deletion that reaches over the rendered range (a
 			// statement removed with its line, first or last of the
 			// range) deletes what is inside.

@@ -106,6 +106,7 @@ type inference struct {
 	peerUses, inboxUses []*chanUse
 	seen                map[chanKey]bool
 	ranged              map[types.Object]ast.Expr // value variables of ranges, to the range's operand
+	helpers             map[*helper]bool          // the helpers visited
 }
 
 // inferChans infers the peers tables and inboxes of the loop (see the
@@ -114,7 +115,7 @@ type inference struct {
 func (g *loopGen) inferChans() error {
 	g.inferred = make(map[*types.Var]*annotations.ChanField)
 	in := &inference{g: g, peers: !g.annotatedRole(annotations.Peers), inboxes: !g.annotatedRole(annotations.Inbox),
-		seen: make(map[chanKey]bool), ranged: make(map[types.Object]ast.Expr)}
+		seen: make(map[chanKey]bool), ranged: make(map[types.Object]ast.Expr), helpers: make(map[*helper]bool)}
 	if !in.peers && !in.inboxes {
 		return nil
 	}
@@ -197,6 +198,12 @@ func (in *inference) visit(body ast.Node, recvOf *types.Var) {
 				if fd, rv := g.recvMethod(n); fd != nil {
 					in.visit(fd.Body, rv)
 				}
+			}
+			// The sends of a helper are the loop's (helper.go); its
+			// receiver is the process.
+			if h := g.commHelper(n); h != nil && recvOf == nil && !in.helpers[h] {
+				in.helpers[h] = true
+				in.visit(h.decl.Body, nil)
 			}
 		}
 		return true
@@ -366,7 +373,7 @@ func (g *loopGen) isProcess(id *ast.Ident) bool {
 	if obj == nil {
 		return false
 	}
-	if obj == g.phase.Root && len(g.phase.Fields) > 0 {
+	if obj == g.phase.Root && len(g.phase.Fields) > 0 || g.procAliases[obj] {
 		return true
 	}
 	return len(g.phase.Fields) == 0 && g.fn.Recv != nil && len(g.fn.Recv.List[0].Names) > 0 && obj == g.info.Defs[g.fn.Recv.List[0].Names[0]]

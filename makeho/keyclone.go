@@ -66,7 +66,7 @@ func (g *loopGen) emitKey(b *bytes.Buffer, fields []field) {
 			env = append(env, f.name)
 		case f.name == g.iterField && isInteger(f.t):
 			fmt.Fprintf(&body, "compho.Counter(k, &%s) // iterations done\n", expr)
-		case g.phase != nil && len(g.phase.Fields) == 0 && g.hoisted[g.phase.Root] == f.name && isInteger(f.t):
+		case g.phase != nil && len(g.phases) == 1 && len(g.phase.Fields) == 0 && g.hoisted[g.phase.Root] == f.name && isInteger(f.t):
 			fmt.Fprintf(&body, "compho.Counter(k, &%s) // the phase\n", expr)
 		default:
 			body.WriteString(keyStmt(f.t, expr))
@@ -91,7 +91,10 @@ func (g *loopGen) isRecvField(f field) bool {
 // isPhase reports whether v is the field of the pointer receiver that is
 // the phase variable of the loop's tag.
 func (g *loopGen) isPhase(v *types.Var) bool {
-	return g.phase != nil && g.phase.Root == g.recv && len(g.phase.Fields) == 1 && g.phase.Fields[0] == v && isInteger(v.Type())
+	// A phase of several variables (height,round) is not a mere counter:
+	// the inner one starts again when the outer one increases, and the
+	// code compares it; it is written as a value.
+	return g.phase != nil && len(g.phases) == 1 && g.phase.Root == g.recv && len(g.phase.Fields) == 1 && g.phase.Fields[0] == v && isInteger(v.Type())
 }
 
 // keyStmt renders the statement that writes expr, of type t, to k.
@@ -134,6 +137,11 @@ func isScalar(t types.Type) bool {
 func isEnvType(t types.Type) bool {
 	if types.Identical(t, types.Universe.Lookup("error").Type()) {
 		return false
+	}
+	// A mutex (of the process, which helpers that send lock) orders
+	// goroutines: it is no state of the algorithm, and must not be copied.
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" {
+		return true
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Chan, *types.Signature:

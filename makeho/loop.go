@@ -27,6 +27,15 @@ type loopGen struct {
 	base int // offset of the file in fset
 
 	phase, round *annotations.SyncVar
+	// phases are the variables of the tag that make the phase, in order
+	// (one, or more for tags such as height,round,step); phase is the
+	// last of them.
+	phases []*annotations.SyncVar
+	single bool // a tag of one variable: one round per phase, with no round variable
+	// lateIncrease: the phase is increased after the first round's send
+	// (at the end of the body, or on every path through it), so a
+	// continue would skip it.
+	lateIncrease bool
 	outer        *annotations.Loop // the loop that calls this one, if it is a nested machine
 	calls        *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
 	calledCtor   string            // the constructor of the machine it calls
@@ -37,9 +46,12 @@ type loopGen struct {
 	label        string            // the loop's label, if any
 
 	preLoop  []ast.Stmt // statements of the function before the loop
+	postLoop []ast.Stmt // statements of the function after the loop: endLoop
 	prologue []ast.Stmt // the body's statements before the first round's send
 	rounds   []*round
 
+	early     []ast.Stmt            // switches nested in a statement, entering the next round early (checkEarly)
+	rotated   ast.Stmt              // the last statement of the body, if it enters the first round on every path (the next iteration's)
 	splits    []*splitIf            // the ifs that enter a round on one path
 	forks     map[ast.Stmt]*fork    // the if/else statements that enter a round on both paths
 	forkAfter map[ast.Stmt]bool     // the statements of their paths after the switches
@@ -48,6 +60,9 @@ type loopGen struct {
 	edits     []edit
 	recvCalls []*ast.CallExpr // the receive calls, rewritten
 	removed   []span          // deleted code: its identifiers do not count
+	// keepRemoved: apply renders a range inside deleted code with its
+	// edits, instead of as deleted.
+	keepRemoved bool
 
 	// Channels (version 2 of the language: //sync:peers, //sync:inbox).
 	inferred  map[*types.Var]*annotations.ChanField // peers tables and inboxes inferred for the loop (infer.go)
@@ -66,8 +81,16 @@ type loopGen struct {
 	hoisted                         map[types.Object]string
 	fieldNames                      map[string]bool
 	iterField, itersField           string // counter and bound of a range over an integer
+	rangeSlice                      bool   // the loop ranges over a slice or an array: itersField holds it
 
 	imps map[string]string // import path -> name used in the generated code
+
+	// Helpers that send (helper.go).
+	helpers     map[*types.Func]*helper // the methods examined, nil if not helpers
+	procAliases map[types.Object]bool   // the receivers of the helpers: the process in their bodies
+	usedHelpers []*helper               // the helpers the loop calls, directly or through others
+	inHelper    *helper                 // the helper whose receptions are being rewritten, if any
+	afterCase   *ast.CommClause         // the timeout case of a helper's reception that returns, run after the mailbox (chanReception)
 }
 
 // A round is the code of one round constant.
@@ -137,19 +160,23 @@ func (g *loopGen) run() ([]byte, map[string]string, error) {
 	}
 	steps := []func() error{
 		g.checkTag,
+		g.findHelpers,
 		g.inferChans,
 		g.checkNesting,
 		g.locate,
 		g.chooseNames,
+		g.helperParams,
 		g.callEdits,
 		g.checkChannels,
 		g.split,
 		g.checkPhase,
+		g.checkHelpers,
 		g.branches,
 		g.sends,
 		g.receptions,
 		g.checkHiddenComm,
 		g.hoist,
+		g.nameHelpers,
 		func() error { g.splitEdits(); return nil },
 	}
 	for _, step := range steps {
@@ -179,8 +206,16 @@ func (g *loopGen) checkTag() error {
 		return refuse(g.loop.Pos(), "not supported yet: a tagged loop nested in the tagged loop at %s (nested machines)", lineOf(g.fset, g.loop.Parent.Pos()))
 	}
 	switch {
-	case len(own) < 2:
-		return refuse(g.loop.Directive.Pos(), "make-HO needs two synchronization variables per loop, the phase then the round; %s has %d", g.loop.TagString(), len(own))
+	case len(own) == 1:
+		// A tag of one variable is a phase of one round (OneThirdRule
+		// written with the round as its only variable): the round is
+		// implicit, a variable the code never names.
+		g.phases, g.phase, g.single = own, own[0], true
+		name := own[0].Name[strings.LastIndex(own[0].Name, ".")+1:]
+		c := types.NewConst(token.NoPos, g.u.pass.Pkg, name, types.Typ[types.Int], constant.MakeInt64(0))
+		g.round = &annotations.SyncVar{Name: "(the implicit round)", Root: types.NewVar(token.NoPos, g.u.pass.Pkg, "", types.Typ[types.Int]), Type: types.Typ[types.Int],
+			Enum: &annotations.Enum{Consts: []*types.Const{c}}}
+		return nil
 	case len(own) > 2:
 		// A loop whose tag extends the tag of a loop that calls it by
 		// two variables is a nested machine: its phase and round are
@@ -190,12 +225,15 @@ func (g *loopGen) checkTag() error {
 				g.outer = l
 			}
 		}
-		if g.outer == nil {
-			return refuse(g.loop.Directive.Pos(), "not supported yet: %d synchronization variables (%s); make-HO handles a phase and a round", len(own), g.loop.TagString())
+		if g.outer != nil {
+			own = own[len(own)-2:]
 		}
-		own = own[len(own)-2:]
 	}
-	g.phase, g.round = own[0], own[1]
+	// The leading variables together are the phase, ordered
+	// lexicographically (height,round,step: the phase is the pair
+	// height,round); the last one is the round.
+	g.phases, g.round = own[:len(own)-1], own[len(own)-1]
+	g.phase = g.phases[len(g.phases)-1]
 	if g.round.Enum == nil {
 		return refuse(g.round.Pos, "round variable %s has an unbounded domain: its type %s has no constants (make-HO needs the rounds as a Go enum)",
 			g.round.Name, types.TypeString(g.round.Type, types.RelativeTo(g.u.pass.Pkg)))
@@ -312,16 +350,35 @@ func (g *loopGen) locate() error {
 			return err
 		}
 	}
+	g.postLoop = g.fn.Body.List[idx+1:]
+	for _, s := range g.postLoop {
+		if err := g.checkPostLoop(s); err != nil {
+			return err
+		}
+	}
 	switch s := g.loop.Stmt.(type) {
 	case *ast.ForStmt:
 		g.forStmt = s
 	case *ast.RangeStmt:
-		t, ok := g.info.TypeOf(s.X).Underlying().(*types.Basic)
-		if !ok || t.Info()&types.IsInteger == 0 {
-			return refuse(s.Pos(), "not supported yet: a tagged range loop over %s (make-HO handles for loops and ranges over integers)", types.ExprString(s.X))
-		}
-		if s.Value != nil {
-			return refuse(s.Value.Pos(), "not supported yet: a range over an integer with two variables")
+		switch t := g.info.TypeOf(s.X).Underlying().(type) {
+		case *types.Basic:
+			if t.Info()&types.IsInteger == 0 {
+				return refuse(s.Pos(), "not supported yet: a tagged range loop over %s (make-HO handles for loops, and ranges over integers, slices and arrays)", types.ExprString(s.X))
+			}
+			if s.Value != nil {
+				return refuse(s.Value.Pos(), "not supported yet: a range over an integer with two variables")
+			}
+		case *types.Slice, *types.Array:
+			// One iteration per element: the machine keeps the
+			// slice, evaluated once as the range does, and the
+			// index; the value variable is a field set when an
+			// iteration starts.
+			g.rangeSlice = true
+			if s.Tok == token.ASSIGN {
+				return refuse(s.Pos(), "not supported yet: a tagged range loop over %s that assigns existing variables (make-HO needs := or no variables)", types.ExprString(s.X))
+			}
+		default:
+			return refuse(s.Pos(), "not supported yet: a tagged range loop over %s (make-HO handles for loops, and ranges over integers, slices and arrays)", types.ExprString(s.X))
 		}
 		g.rangeStmt = s
 	}
@@ -360,6 +417,47 @@ func (g *loopGen) checkPreLoop(s ast.Stmt) error {
 		return true
 	})
 	return err
+}
+
+// checkPostLoop checks a statement after the loop, which the machine runs
+// when the loop ends (endLoop): it may compute and return, not
+// communicate.
+func (g *loopGen) checkPostLoop(s ast.Stmt) error {
+	var err error
+	ast.Inspect(s, func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt, *ast.GoStmt, *ast.LabeledStmt:
+			err = refuse(n.Pos(), "not supported yet: a defer, go or labeled statement after the tagged loop (the machine runs the statements after the loop when it ends)")
+		case *ast.CallExpr:
+			if k := g.commKind(n); k != 0 {
+				err = refuse(n.Pos(), "not supported yet: a %s after the tagged loop (the machine has no round left for it)", k)
+			} else if name := g.hiddenComm(n, 0); name != "" {
+				err = refuse(n.Pos(), "not supported yet: a call of %s, which sends or receives, after the tagged loop (the machine has no round left for it)", name)
+			}
+		case *ast.SendStmt, *ast.SelectStmt:
+			err = refuse(n.Pos(), "not supported yet: a channel operation after the tagged loop (the machine has no round left for it)")
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				err = refuse(n.Pos(), "not supported yet: a channel operation after the tagged loop (the machine has no round left for it)")
+			}
+		}
+		return true
+	})
+	return err
+}
+
+// haltText renders what ends the loop in the machine: halting, after
+// the statements that follow the loop (endLoop) if there are any.
+func (g *loopGen) haltText() string {
+	if len(g.postLoop) > 0 {
+		return g.mName + ".endLoop()"
+	}
+	return g.mName + ".halted = true"
 }
 
 // comm returns the //sync:send or //sync:recv annotation of the function
@@ -445,12 +543,29 @@ func (g *loopGen) split() error {
 	for _, f := range g.forks {
 		top[f.sw[0]], top[f.sw[1]] = true, true
 	}
+	if err := g.findRotation(body, top); err != nil {
+		return err
+	}
 	if err := g.checkRoundWrites(top); err != nil {
+		return err
+	}
+	if err := g.earlyComm(body); err != nil {
 		return err
 	}
 	var cur *round
 	var before []ast.Stmt
+	if g.rotated != nil || g.single {
+		// The first round is entered at the end of the previous
+		// iteration, and before the loop (or is the only one, of a
+		// tag of one variable): its code starts the body.
+		cur = &round{c: g.round.Enum.Consts[0]}
+		g.rounds = append(g.rounds, cur)
+	}
 	for _, s := range body {
+		if s == g.rotated {
+			cur.update = append(cur.update, s) // the end of the last round's update
+			continue
+		}
 		if c := g.roundConst(s); c != nil {
 			if cur != nil && constant.Compare(c.Val(), token.LEQ, cur.c.Val()) {
 				return refuse(s.Pos(), "more than one phase in one iteration: %s goes back from %s to %s (make-HO needs each iteration of the loop to be one phase)",
@@ -518,6 +633,40 @@ func (g *loopGen) split() error {
 			return err
 		}
 	}
+	return g.checkEarly()
+}
+
+// checkEarly checks the switches nested in a statement of the loop body
+// that are not those of a split if, a fork or a rotated end: a path that
+// enters the next round early (case *Checkpoint: r.phase = Checkpointing,
+// in the update of round Execute, before the top-level r.phase =
+// Checkpointing of the other paths). In the machine it is an assignment
+// of the update, as in the asynchronous code: make-HO needs it in the
+// update of the round before the one it enters (after that round's
+// communication), and nothing communicating from the statement that holds
+// it up to the top-level switch, so that the path goes into the next
+// round's send as the others do.
+func (g *loopGen) checkEarly() error {
+	for _, sw := range g.early {
+		bad := g.earlyRefusal(sw)
+		ok := false
+		for i, r := range g.rounds[:len(g.rounds)-1] {
+			u := g.updateOf(i)
+			k := slices.IndexFunc(u, func(s ast.Stmt) bool { return s.Pos() <= sw.Pos() && sw.End() <= s.End() })
+			if k < 0 || g.rounds[i+1].c != g.roundConst(sw) || g.rounds[i+1].fork != nil || r.branch != nil {
+				continue
+			}
+			for _, s := range u[k:] {
+				if g.findComm(s, 0).IsValid() {
+					return bad
+				}
+			}
+			ok = true
+		}
+		if !ok {
+			return bad
+		}
+	}
 	return nil
 }
 
@@ -540,7 +689,9 @@ func (g *loopGen) checkRoundWrites(top map[ast.Stmt]bool) error {
 				case g.roundConst(n) == nil:
 					err = refuse(n.Pos(), "not supported yet: %s set to something other than one of its constants", g.round.Name)
 				case !top[n]:
-					err = refuse(n.Pos(), "not supported yet: %s changes inside a nested statement (make-HO handles round changes at the top level of the loop body, or of the body of a top-level if without else)", g.round.Name)
+					// Perhaps an early entry into the next round
+					// (checkEarly, once the rounds are known).
+					g.early = append(g.early, n)
 				}
 			}
 		case *ast.IncDecStmt:
@@ -617,8 +768,14 @@ func (g *loopGen) splitRound(r *round) error {
 	if len(r.guards) > 0 && first >= 0 {
 		return refuse(g.findComm(seg[first], annotations.Send), "more than one send on a path of round %s (make-HO needs at most one send, possibly to many, per round)", name)
 	}
+	// seg starts with the switch into the round, except for the first
+	// round of a loop that enters it at the end of its body (rotated).
+	lo := 1
+	if r.sw == nil {
+		lo = 0
+	}
 	if first < 0 {
-		r.pre, r.send, r.update = seg[:1], nil, seg[1:]
+		r.pre, r.send, r.update = seg[:lo], nil, seg[lo:]
 		return nil
 	}
 	for i := first; i <= last; i++ {
@@ -629,7 +786,7 @@ func (g *loopGen) splitRound(r *round) error {
 	// Extend the send backwards over the statements that only compute
 	// what it sends (est := Msg{...}).
 	start := first
-	for start > 1 && !g.findComm(seg[start-1], 0).IsValid() && !g.sendUnsafe(seg[start-1]).IsValid() && g.localTo(seg[start-1], seg[start:last+1]) {
+	for start > lo && !g.findComm(seg[start-1], 0).IsValid() && !g.sendUnsafe(seg[start-1]).IsValid() && g.localTo(seg[start-1], seg[start:last+1]) {
 		start--
 	}
 	r.pre, r.send, r.update = seg[:start], seg[start:last+1], seg[last+1:]
@@ -652,20 +809,25 @@ func (g *loopGen) checkPre(r *round, first bool) error {
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
-				pos = n.Pos()
+				// Before the first round's send, a return or a break
+				// halts the machine when the iteration starts, before
+				// it sends: the asynchronous code too leaves the loop
+				// before sending.
+				if !first {
+					pos = n.Pos()
+				}
 			case *ast.BranchStmt:
-				if g.targetsLoop(s, n) {
+				if g.targetsLoop(s, n) && (!first || n.Tok == token.CONTINUE) {
 					pos = n.Pos()
 				}
 			}
 			return !pos.IsValid()
 		})
 		if pos.IsValid() {
-			where := "between entering round " + r.c.Name() + " and its send"
 			if first {
-				where = "before the first round's send"
+				return refuse(pos, "not supported yet: a continue before the first round's send (make-HO runs the rounds of every iteration it starts: leave the loop, or skip the rounds' code in an if)")
 			}
-			return refuse(pos, "not supported yet: leaving the iteration %s", where)
+			return refuse(pos, "not supported yet: leaving the iteration between entering round %s and its send", r.c.Name())
 		}
 	}
 	return nil
@@ -745,6 +907,15 @@ func (g *loopGen) maxPerPath(stmts []ast.Stmt, kind annotations.CommKind) token.
 // sendUnsafe returns the position of something in s that may change the
 // state of the process, other than a send: Send functions must not.
 func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
+	return g.unsafeIn(s, s, false)
+}
+
+// unsafeIn returns the position of something in s that may change the
+// state of the process, other than a send; the variables declared in
+// scope are local. In the body of a helper that sends (helper), a return
+// and the locking of a mutex (which only orders the helper's sends with
+// other goroutines) are allowed too.
+func (g *loopGen) unsafeIn(s ast.Stmt, scope ast.Node, helper bool) token.Pos {
 	local := func(e ast.Expr) bool {
 		// A field of a local struct value (ack.Last = p.last) is local
 		// too; through a pointer, slice or map it is not.
@@ -770,7 +941,7 @@ func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
 			return true
 		}
 		obj := g.info.ObjectOf(id)
-		return obj != nil && s.Pos() <= obj.Pos() && obj.Pos() < s.End()
+		return obj != nil && scope.Pos() <= obj.Pos() && obj.Pos() < scope.End()
 	}
 	var pos token.Pos
 	ast.Inspect(s, func(n ast.Node) bool {
@@ -793,9 +964,12 @@ func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
 			if !ok {
 				break
 			}
-			if c := g.comm(call); c != nil && c.Kind == annotations.Send {
+			if g.commKind(call) == annotations.Send {
 				// The arguments are expressions; calls in them are
 				// message builders, assumed not to change the state.
+				return false
+			}
+			if helper && isMutexCall(g.info, call) {
 				return false
 			}
 			pos = n.Pos()
@@ -806,7 +980,21 @@ func (g *loopGen) sendUnsafe(s ast.Stmt) token.Pos {
 				return false
 			}
 			pos = n.Pos()
-		case *ast.ReturnStmt, *ast.BranchStmt, *ast.GoStmt, *ast.DeferStmt, *ast.LabeledStmt:
+		case *ast.ReturnStmt:
+			if !helper {
+				pos = n.Pos()
+			}
+		case *ast.DeferStmt:
+			if !helper || !isMutexCall(g.info, n.Call) {
+				pos = n.Pos()
+			}
+			return false
+		case *ast.BranchStmt:
+			// A break or continue of a loop of the helper stays in it.
+			if !helper || n.Tok == token.GOTO || n.Tok == token.FALLTHROUGH {
+				pos = n.Pos()
+			}
+		case *ast.GoStmt, *ast.LabeledStmt:
 			pos = n.Pos()
 		case *ast.FuncLit:
 			return false
@@ -836,25 +1024,14 @@ func (g *loopGen) localTo(s ast.Stmt, rest []ast.Stmt) bool {
 // top-level statement before the first round's send, or by the loop's
 // post statement.
 func (g *loopGen) checkPhase() error {
+	// With a phase of several variables, increasing any of them
+	// increases the phase: condition I, which the suite proved, says
+	// that the tag never decreases, so the variables after it may be
+	// reset (height++; round = 0).
 	inc := func(s ast.Stmt) bool {
-		switch s := s.(type) {
-		case *ast.IncDecStmt:
-			return s.Tok == token.INC && g.isVar(s.X, g.phase)
-		case *ast.AssignStmt:
-			if len(s.Lhs) != 1 || !g.isVar(s.Lhs[0], g.phase) {
-				return false
-			}
-			switch s.Tok {
-			case token.ADD_ASSIGN:
-				v := g.info.Types[s.Rhs[0]].Value
-				return v != nil && constant.Sign(v) > 0
-			case token.ASSIGN:
-				b, ok := ast.Unparen(s.Rhs[0]).(*ast.BinaryExpr)
-				if !ok || b.Op != token.ADD {
-					return false
-				}
-				v := g.info.Types[b.Y].Value
-				return g.isVar(b.X, g.phase) && v != nil && constant.Sign(v) > 0
+		for _, ph := range g.phases {
+			if g.increments(s, ph) {
+				return true
 			}
 		}
 		return false
@@ -867,8 +1044,49 @@ func (g *loopGen) checkPhase() error {
 	if g.forStmt != nil && g.forStmt.Post != nil && inc(g.forStmt.Post) {
 		return nil
 	}
-	return refuse(g.loop.Pos(), "phase %s is not increased on every iteration: make-HO needs %s++ at the top level of the loop body, before the first round's send, or in the loop's post statement",
+	// Or anywhere on every path through the body (phase++ at its end, or
+	// in both branches of an if/else): a continue is then refused
+	// (branches), so every top-level statement runs.
+	if g.alwaysIncreases(g.loop.Body.List, inc) {
+		g.lateIncrease = true
+		return nil
+	}
+	if len(g.phases) > 1 {
+		var names []string
+		for _, ph := range g.phases {
+			names = append(names, ph.Name)
+		}
+		return refuse(g.loop.Pos(), "phase (%s) is not increased on every iteration: make-HO needs %s++ (or an increase of a variable before it) on every path through the loop body (at its top level, or in both branches of an if/else), or in the loop's post statement",
+			strings.Join(names, ","), g.phase.Name)
+	}
+	return refuse(g.loop.Pos(), "phase %s is not increased on every iteration: make-HO needs %s++ on every path through the loop body (at its top level, or in both branches of an if/else), or in the loop's post statement",
 		g.phase.Name, g.phase.Name)
+}
+
+// increments reports whether s increases the variable v by a positive
+// constant: v++, v += k or v = v + k.
+func (g *loopGen) increments(s ast.Stmt, v *annotations.SyncVar) bool {
+	switch s := s.(type) {
+	case *ast.IncDecStmt:
+		return s.Tok == token.INC && g.isVar(s.X, v)
+	case *ast.AssignStmt:
+		if len(s.Lhs) != 1 || !g.isVar(s.Lhs[0], v) {
+			return false
+		}
+		switch s.Tok {
+		case token.ADD_ASSIGN:
+			k := g.info.Types[s.Rhs[0]].Value
+			return k != nil && constant.Sign(k) > 0
+		case token.ASSIGN:
+			b, ok := ast.Unparen(s.Rhs[0]).(*ast.BinaryExpr)
+			if !ok || b.Op != token.ADD {
+				return false
+			}
+			k := g.info.Types[b.Y].Value
+			return g.isVar(b.X, v) && k != nil && constant.Sign(k) > 0
+		}
+	}
+	return false
 }
 
 // targetsLoop reports whether the branch statement b, inside the top-level
@@ -916,7 +1134,7 @@ func (g *loopGen) targetsLoop(top ast.Stmt, b *ast.BranchStmt) bool {
 // rounds: continue ends the update (the rounds up to the end of the phase
 // are no-ops, their round test fails); break and return halt the machine.
 func (g *loopGen) branches() error {
-	var stmts []ast.Stmt
+	stmts := append(append([]ast.Stmt{}, g.prologue...), g.postLoop...)
 	for _, r := range g.rounds {
 		stmts = append(stmts, forkStmts(r, false)...)
 		stmts = append(stmts, r.send...)
@@ -935,9 +1153,19 @@ func (g *loopGen) branches() error {
 					break
 				}
 				if n.Tok == token.CONTINUE {
+					if g.lateIncrease && g.rotated == nil {
+						err = refuse(n.Pos(), "not supported yet: a continue in a loop that increases its phase %s at the end of its body: the next iteration would run in the same phase (make-HO needs %s++ before the first send, or on every path; write the end of the iteration in an if/else instead)",
+							g.phase.Name, g.phase.Name)
+						return false
+					}
+					if g.rotated != nil {
+						err = refuse(n.Pos(), "not supported yet: a continue in a loop that enters its first round %s at the end of its body (%s): the next iteration would start in another round (make-HO needs the switch to %s on every path; write the end of the iteration in an if/else instead)",
+							g.round.Enum.Consts[0].Name(), lineOf(g.fset, g.rotated.Pos()), g.round.Enum.Consts[0].Name())
+						return false
+					}
 					g.replace(n.Pos(), n.End(), "return")
 				} else {
-					g.replace(n.Pos(), n.End(), g.mName+".halted = true\nreturn")
+					g.replace(n.Pos(), n.End(), g.haltText()+"\nreturn")
 				}
 			case *ast.ReturnStmt:
 				err = g.returnStmt(n)
@@ -1205,5 +1433,37 @@ func (g *loopGen) callEdits() error {
 		g.replace(call.Pos(), call.Lparen+1, open)
 	}
 	g.insert(call.End(), ")\n"+g.mName+".calling = true // the iteration ends when the machine returns (Returned)")
+	return nil
+}
+
+// earlyRefusal is the refusal of the early switch sw (checkEarly).
+func (g *loopGen) earlyRefusal(sw ast.Stmt) *refusal {
+	c := g.roundConst(sw)
+	return refuse(sw.Pos(), "not supported yet: %s enters round %s inside a nested statement (make-HO handles that in the update of the round before %s, followed by no communication up to the top-level %s = %s of the other paths)",
+		g.round.Name, c.Name(), c.Name(), g.round.Name, c.Name())
+}
+
+// earlyComm refuses an early switch followed by communication in the
+// top-level statement of body that holds it, before the rounds are split
+// (whose refusals would attribute that communication to the round before).
+func (g *loopGen) earlyComm(body []ast.Stmt) error {
+	for _, sw := range g.early {
+		for _, s := range body {
+			if s.Pos() > sw.Pos() || sw.End() > s.End() {
+				continue
+			}
+			found := false
+			ast.Inspect(s, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok || found {
+					return false
+				}
+				found = n != nil && n.Pos() > sw.End() && g.commKind(n) != 0
+				return !found
+			})
+			if found {
+				return g.earlyRefusal(sw)
+			}
+		}
+	}
 	return nil
 }

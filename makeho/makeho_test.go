@@ -49,25 +49,34 @@ var aborts = []string{
 	"chans.go:97:2: not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)",
 	"chans.go:136:7: not supported yet: timer times out a reception but is used other than to create, reset or stop it (make-HO drops the timers of receptions)",
 	"chans.go:176:4: not supported yet: a default case in a reception select (the reception would not wait for its messages)",
-	"chans.go:206:4: not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop)",
+	"chans.go:206:4: not supported yet: a timeout case of a reception that does more than leave the reception loop (make-HO handles case <-timer: break label, the label of the loop, and in a helper that receives, for { select { ... case <-timer: return ... } })",
 	"chans.go:226:3: not supported yet: a select around a send to a peer with another case or a case body (make-HO handles select { case ch <- m: default: }, a send that may be lost)",
 	"chans.go:285:14: not supported yet: the envelope Env3 has a field Hops besides From and Msg, which the mailbox does not carry",
-	"chans.go:308:3: not supported yet: a range over the peer table p.peers other than one send of the same message to every entry (for _, ch := range peers { ch <- m })",
-	"chans.go:355:4: not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return)",
-	"chans.go:390:7: not supported yet: a send on a channel of chan<- Other, which no inbox carries (make-HO delivers it to the receiver's inbox: a //sync:inbox field, or a channel of that type the loop receives from)",
+	"chans.go:309:3: not supported yet: a range over the peer table p.peers other than one send of the same message to every entry (for _, ch := range peers { ch <- m }; with its key, for q, ch := range peers, the sends on ch go to q)",
+	"chans.go:356:4: not supported yet: a cancellation case of a reception that does more than return (make-HO handles case <-ctx.Done(): return, with the function's results or none)",
+	"chans.go:391:7: not supported yet: a send on a channel of chan<- Other, which no inbox carries (make-HO delivers it to the receiver's inbox: a //sync:inbox field, or a channel of that type the loop receives from)",
 	"forks.go:41:3: not supported yet: an if/else that enters round B on both paths after the send or reception of round A (make-HO needs the round's communication inside the if/else)",
 	"forks.go:75:3: not supported yet: an if/else that enters round C on both paths right after the one that enters round B",
 	"forks.go:105:4: not supported yet: a send after the reception of round B (make-HO needs send, then receive, then update)",
-	"hiddencomm.go:41:3: not supported yet: a call of toAll, which sends or receives (make-HO translates the sends and receives written in the loop itself and calls of //sync:send and //sync:recv functions: write them in the loop, or annotate the function)",
+	"hiddencomm.go:35:3: not supported yet: a statement that may change the state in toAll (hiddencomm.go:32), which sends (make-HO calls it from a round's send function, which must not change the state)",
+	"hiddencomm.go:85:10: not supported yet: a call of recvAll, which sends or receives (make-HO translates the sends and receives written in the loop itself, calls of //sync:send and //sync:recv functions, and calls on the process of its methods, in the loop's file, that either send or receive: write them in the loop, make the function such a method, or annotate it)",
+	"hiddencomm.go:112:3: not supported yet: a timeout case that returns, in a reception loop whose condition calls a function (make-HO tests the condition again after the mailbox)",
+	"hiddencomm.go:153:2: not supported yet: a send after the tagged loop (the machine has no round left for it)",
 	"missing.go:33:2: round B has no code: no path of the loop body enters it (make-HO fills only the rounds skipped by continue with no-ops)",
 	"nestedcall.go:53:3: not supported yet: a call of the nested tagged loop at nestedcall.go:62 that is not the last statement of the loop body (make-HO ends the iteration when the nested machine returns)",
 	"nestedcall.go:82:2: not supported yet: a statement after the nested tagged loop at nestedcall.go:62 (make-HO needs the nested loop to end its function)",
 	"nestedcall.go:94:3: not supported yet: a call of the nested tagged loop at nestedcall.go:62 on q (make-HO handles calls on the function's own pointer receiver)",
 	"nestedtags.go:48:3: nested loop without the outer tags: the loop at nestedtags.go:54, called here, is tagged p.slot,p.sstep, which does not start with this loop's tag p.round,p.step",
 	"nestedtags.go:54:2: loop of (*Proc).inner is not proven communication-closed: ccvet reports 1 finding(s) (first: testdata/src/nestedtags/nestedtags.go:67:24: InnerMsg stored without checking that its tag is >= (p.round,p.step): a message of an earlier round can get in (condition III: only messages of the current or a later round are stored, and a reception writes only the mailbox) (syncrecv)); make-HO needs a clean loop",
-	"nophase.go:32:2: phase p.round is not increased on every iteration: make-HO needs p.round++ at the top level of the loop body, before the first round's send, or in the loop's post statement",
+	"heights.go:25:2: phase (p.height,p.round) is not increased on every iteration: make-HO needs p.round++ (or an increase of a variable before it) on every path through the loop body (at its top level, or in both branches of an if/else), or in the loop's post statement",
+	"nophase.go:32:2: phase p.round is not increased on every iteration: make-HO needs p.round++ on every path through the loop body (at its top level, or in both branches of an if/else), or in the loop's post statement",
 	"notclean.go:32:2: loop of (*Proc).Run is not proven communication-closed: ccvet reports 1 finding(s) (first: testdata/src/notclean/notclean.go:35:18: Msg sent with Round different from the current p.round (condition II: a message carries the tag of the round it is sent in) (syncsend)); make-HO needs a clean loop",
-	"splitif.go:55:4: not supported yet: p.step changes inside a nested statement (make-HO handles round changes at the top level of the loop body, or of the body of a top-level if without else)",
+	"rangemap.go:30:2: not supported yet: a tagged range loop over jobs (make-HO handles for loops, and ranges over integers, slices and arrays)",
+	"rotation.go:53:3: not supported yet: the loop body enters round A only at its end: make-HO needs p.step = A before the loop too, at the top level of the function, so that the first iteration starts in it",
+	"rotation.go:77:4: not supported yet: a continue in a loop that enters its first round A at the end of its body (rotation.go:82): the next iteration would start in another round (make-HO needs the switch to A on every path; write the end of the iteration in an if/else instead)",
+	"rotation.go:110:4: not supported yet: a continue in a loop that increases its phase p.round at the end of its body: the next iteration would run in the same phase (make-HO needs p.round++ before the first send, or on every path; write the end of the iteration in an if/else instead)",
+	"rotation.go:124:4: not supported yet: a continue before the first round's send (make-HO runs the rounds of every iteration it starts: leave the loop, or skip the rounds' code in an if)",
+	"splitif.go:55:4: not supported yet: p.step enters round B inside a nested statement (make-HO handles that in the update of the round before B, followed by no communication up to the top-level p.step = B of the other paths)",
 	"splitif.go:73:4: not supported yet: p.step enters round B inside an if, and the statement after the if is not the switch to B of the other paths",
 	"splitif.go:92:4: not supported yet: a statement that may change the state after p.step enters round B inside an if (make-HO puts that code in the send function of B)",
 	"splitif.go:113:3: more than one send on a path of round B (make-HO needs at most one send, possibly to many, per round)",
@@ -283,7 +292,7 @@ func TestRun(t *testing.T) {
 // TestAborts checks the message and position of every abort case.
 func TestAborts(t *testing.T) {
 	td, _ := filepath.Abs("testdata")
-	pkgs := []string{"unbounded", "nophase", "twophases", "missing", "splitif", "twosends", "tworecvs", "nestedtags", "nestedcall", "channel", "notclean", "chans", "forks", "viewjump", "hiddencomm", "ambiguous"}
+	pkgs := []string{"unbounded", "nophase", "twophases", "missing", "splitif", "twosends", "tworecvs", "nestedtags", "nestedcall", "channel", "notclean", "chans", "forks", "viewjump", "hiddencomm", "ambiguous", "rotation", "rangemap"}
 	res, err := makeho.Generate(makeho.Options{Patterns: pkgs, Dir: td, Env: gopathEnv(td + string(os.PathListSeparator) + corpusDir)})
 	if err != nil {
 		t.Fatal(err)
@@ -378,7 +387,7 @@ func TestMainErrors(t *testing.T) {
 // detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
-	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform", "selfindex"}
+	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform", "selfindex", "heights", "helpersend", "rotated", "onevar", "earlyentry", "rangeslice", "recvhelper"}
 	// funcform keeps its tag and its state in local variables, which the
 	// differential test cannot read while the asynchronous code runs;
 	// plainrecv has the same plain reception loops on a process struct.

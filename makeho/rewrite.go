@@ -88,40 +88,50 @@ func (g *loopGen) sends() error {
 			stmts = append(append([]ast.Stmt{}, sp.tail...), stmts...)
 		}
 		for _, s := range stmts {
-			if err := g.chanSends(s); err != nil {
-				return err
-			}
-			stmts := make(map[*ast.CallExpr]bool)
-			ast.Inspect(s, func(n ast.Node) bool {
-				if es, ok := n.(*ast.ExprStmt); ok {
-					if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
-						stmts[call] = true
-					}
-				}
-				return true
-			})
-			var err error
-			ast.Inspect(s, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || err != nil {
-					return err == nil
-				}
-				if c := g.comm(call); c != nil && c.Kind == annotations.Send {
-					if !stmts[call] {
-						err = refuse(call.Pos(), "not supported yet: a send whose result is used")
-						return false
-					}
-					err = g.send(call)
-					return false
-				}
-				return true
-			})
-			if err != nil {
+			if err := g.sendsIn(s); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return g.helperSends()
+}
+
+// sendsIn translates the sends of s: on channels of a peers table, calls
+// of //sync:send functions, and calls of helpers that send.
+func (g *loopGen) sendsIn(s ast.Stmt) error {
+	if err := g.chanSends(s); err != nil {
+		return err
+	}
+	stmts := make(map[*ast.CallExpr]bool)
+	ast.Inspect(s, func(n ast.Node) bool {
+		if es, ok := n.(*ast.ExprStmt); ok {
+			if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
+				stmts[call] = true
+			}
+		}
+		return true
+	})
+	var err error
+	ast.Inspect(s, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || err != nil {
+			return err == nil
+		}
+		if c := g.comm(call); c != nil && c.Kind == annotations.Send {
+			if !stmts[call] {
+				err = refuse(call.Pos(), "not supported yet: a send whose result is used")
+				return false
+			}
+			err = g.send(call)
+			return false
+		}
+		if h := g.commHelper(call); h != nil && h.kind == annotations.Send {
+			err = g.helperCall(call, h)
+			return false
+		}
+		return true
+	})
+	return err
 }
 
 func (g *loopGen) send(call *ast.CallExpr) error {
@@ -129,7 +139,9 @@ func (g *loopGen) send(call *ast.CallExpr) error {
 	for i, a := range call.Args {
 		t := g.info.TypeOf(a)
 		switch {
-		case g.u.ann.MsgOf(t) != nil && msg < 0:
+		case (g.u.ann.MsgOf(t) != nil || types.IsInterface(t)) && msg < 0:
+			// An interface holds messages of several types (the
+			// parameter m any of a helper that sends).
 			msg = i
 		case isInteger(t) && to < 0:
 			to = i
@@ -183,6 +195,9 @@ func (g *loopGen) receptions() error {
 			}
 		}
 	}
+	if err := g.helperReceptions(); err != nil {
+		return err
+	}
 	g.removeDead()
 	if err := g.removeTimers(); err != nil {
 		return err
@@ -205,6 +220,11 @@ func (g *loopGen) receptionsIn(top ast.Stmt) error {
 			if c := g.comm(call); c != nil && c.Kind == annotations.Recv {
 				err = g.reception(call, c, path)
 				return false
+			}
+			if h := g.commHelper(call); h != nil && h.kind == annotations.Recv {
+				if err = g.helperCall(call, h); err != nil {
+					return false
+				}
 			}
 		}
 		if u, ok := n.(*ast.UnaryExpr); ok && g.commKind(u) == annotations.Recv {
@@ -383,7 +403,7 @@ func (g *loopGen) removeDead() {
 	for _, call := range g.recvCalls {
 		ast.Inspect(call, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if v, ok := g.info.Uses[id].(*types.Var); ok && !v.IsField() && g.fn.Pos() <= v.Pos() && v.Pos() < g.fn.End() && v != g.recv {
+				if v, ok := g.info.Uses[id].(*types.Var); ok && !v.IsField() && g.declIn(v) != nil && v != g.recv {
 					vars[v] = true
 				}
 			}
@@ -394,7 +414,7 @@ func (g *loopGen) removeDead() {
 		if g.readElsewhere(v) {
 			continue
 		}
-		ast.Inspect(g.fn.Body, func(n ast.Node) bool {
+		ast.Inspect(g.declIn(v).Body, func(n ast.Node) bool {
 			if s, ok := n.(ast.Stmt); ok && g.onlySets(s, v) {
 				g.removeStmt(s)
 				return false
@@ -417,7 +437,7 @@ func (g *loopGen) removeStmt(s ast.Node) {
 // readElsewhere reports whether v is read outside the receive calls.
 func (g *loopGen) readElsewhere(v types.Object) bool {
 	sets := make(map[*ast.Ident]bool)
-	ast.Inspect(g.fn.Body, func(n ast.Node) bool {
+	ast.Inspect(g.declIn(v).Body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
 			for _, l := range as.Lhs {
 				if id, ok := l.(*ast.Ident); ok {
@@ -546,7 +566,7 @@ func (g *loopGen) hoist() error {
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Pos() < vars[j].Pos() })
 	for _, v := range vars {
-		if len(where[v]) > 1 || v == g.phase.Root || v == g.round.Root || g.isResult(v) {
+		if len(where[v]) > 1 || g.isTagRoot(v) || g.isResult(v) {
 			add(v)
 		}
 	}
@@ -562,7 +582,9 @@ func (g *loopGen) hoist() error {
 				}
 			}
 			for _, v := range group {
-				if _, ok := g.hoisted[v]; any && !ok {
+				// The blank identifier is never hoisted: without this
+				// test, a, _ := f() looped for ever.
+				if _, ok := g.hoisted[v]; any && !ok && v.Name() != "_" {
 					add(v)
 					changed = true
 				}
@@ -578,9 +600,30 @@ func (g *loopGen) hoist() error {
 		} else {
 			g.iterField = g.freshField("iter")
 		}
-		g.itersField = g.freshField("iters")
+		if g.rangeSlice {
+			g.itersField = g.freshField("items")
+			if id, ok := g.rangeStmt.Value.(*ast.Ident); ok && id.Name != "_" {
+				add(g.info.Defs[id]) // set when an iteration starts
+			}
+		} else {
+			g.itersField = g.freshField("iters")
+		}
 	}
 	return g.rewriteHoisted(regions)
+}
+
+// isTagRoot reports whether v is the variable a synchronization variable
+// of the loop's tag starts from.
+func (g *loopGen) isTagRoot(v types.Object) bool {
+	if v == g.round.Root {
+		return true
+	}
+	for _, ph := range g.phases {
+		if v == ph.Root {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *loopGen) freshField(base string) string {
@@ -646,7 +689,7 @@ func (g *loopGen) regions() [][]ast.Node {
 	if b := g.rounds[0].branch; b != nil && b.f.before == b {
 		start = append(start, b.f.s.Cond)
 	}
-	regions := [][]ast.Node{init, start, end}
+	regions := [][]ast.Node{init, start, end, stmts(g.postLoop)}
 	for i, r := range g.rounds {
 		send := stmts(r.send, forkStmts(r, false))
 		for _, sp := range r.guards {
@@ -794,4 +837,19 @@ func (g *loopGen) rewriteHoisted(regions [][]ast.Node) error {
 func (g *loopGen) otherTail(root, n ast.Node) bool {
 	st, ok := n.(ast.Stmt)
 	return ok && n != root && g.tails[st] != nil
+}
+
+// declIn returns the function declaring v: the loop's function, or a
+// helper that receives (whose deadlines go with its reception); nil if
+// neither.
+func (g *loopGen) declIn(v types.Object) *ast.FuncDecl {
+	if g.fn.Pos() <= v.Pos() && v.Pos() < g.fn.End() {
+		return g.fn
+	}
+	for _, h := range g.usedHelpers {
+		if h.kind == annotations.Recv && h.decl.Pos() <= v.Pos() && v.Pos() < h.decl.End() {
+			return h.decl
+		}
+	}
+	return nil
 }

@@ -298,15 +298,16 @@ func (p *EnvProc) EnvelopeExtra(rounds int) {
 	}
 }
 
-// RangeKey ranges over the peer table with its index.
-func (p *Proc) RangeKey(rounds int) {
+// RangeCond ranges over the peer table without its index, and sends
+// under a condition.
+func (p *Proc) RangeCond(rounds int) {
 	timer := time.NewTimer(time.Second)
 	//sync:tag p.round,p.step
 	for p.round < rounds {
 		p.round++
 		p.step = A
-		for q, ch := range p.peers {
-			if q != 0 {
+		for _, ch := range p.peers {
+			if p.x != 0 {
 				ch <- Msg{Round: p.round, Step: p.step, X: p.x}
 			}
 		}

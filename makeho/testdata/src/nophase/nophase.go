@@ -30,9 +30,10 @@ type Proc struct {
 func (p *Proc) Run() {
 	//sync:tag p.round,p.step
 	for {
-		if p.x > 0 { // the phase increases, but not by one top-level statement
+		switch { // the phase increases on every path, but in a switch
+		case p.x > 0:
 			p.round += 2
-		} else {
+		default:
 			p.round++
 		}
 		p.step = A
