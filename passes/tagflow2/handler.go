@@ -275,12 +275,66 @@ func (la *loopAnalysis) mailboxes() []mailboxField {
 	}
 	var out []mailboxField
 	for i := range st.NumFields() {
-		if c, ok := comps[st.Field(i)]; ok && len(out) < 64 {
-			out = append(out, mailboxField{field: st.Field(i), comps: c, msgs: la.elemMsg(st.Field(i).Type()) != nil})
+		c, ok := comps[st.Field(i)]
+		if !ok || len(out) >= 64 {
+			continue
 		}
+		msgs := la.elemMsg(st.Field(i).Type()) != nil
+		if !msgs && !la.counted(st.Field(i)) {
+			// Data looked up by key only (blocks by their hash): a
+			// store the rounds build on, not what a round counts.
+			continue
+		}
+		out = append(out, mailboxField{field: st.Field(i), comps: c, msgs: msgs})
 	}
 	la.sum.mailboxes[proc] = out
 	return out
+}
+
+// counted reports whether some function of the package may observe how
+// many entries the collection in field f holds: len or cap of it, a range
+// over it, or its value handed on (to a call, a variable, a phi), which
+// the check does not follow. A collection of data taken from messages is
+// what a round counted from them (a mailbox: votes[m.From] = true, then
+// len(votes) against a quorum) only if its size is read; one that is only
+// indexed, looked up and written (a block store by hash) is state.
+func (la *loopAnalysis) counted(f *types.Var) bool {
+	for _, fn := range la.sum.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ld, ok := instr.(*ssa.UnOp)
+				if !ok || ld.Op != token.MUL {
+					continue
+				}
+				fa, ok := ld.X.(*ssa.FieldAddr)
+				if !ok || fieldOf(fa) == nil || fieldOf(fa).Origin() != f.Origin() {
+					continue
+				}
+				if sizeObserved(ld) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sizeObserved reports whether the loaded collection v is used otherwise
+// than by indexing, lookup, update or append.
+func sizeObserved(v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Lookup, *ssa.MapUpdate, *ssa.IndexAddr, *ssa.Index, *ssa.DebugRef:
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(r.Call.Args) > 0 && r.Call.Args[0] == v {
+				continue
+			}
+			return true
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // carriedFields is the set of tag components a message type carries in

@@ -1,7 +1,8 @@
 // Package fillrounds is about mailbox fields filled in one round only:
 // promises is filled only while the step is Promise, so it is empty in
 // Prepare, and moving from Prepare to Promise carries nothing over;
-// leaving Promise without emptying it does.
+// leaving Promise without emptying it does. seen, data of messages that is
+// only looked up (never counted), is state, not a mailbox.
 package fillrounds
 
 type Kind int
@@ -17,6 +18,7 @@ type Msg struct {
 	Epoch uint64
 	Kind  Kind
 	From  int
+	Value string
 }
 
 //sync:tag epoch,step
@@ -24,6 +26,8 @@ type Node struct {
 	epoch    uint64
 	step     Kind
 	promises map[int]bool
+	quorum   bool
+	seen     map[string]bool
 }
 
 // OnPrepare promises the current epoch: from Prepare to Promise, with
@@ -45,7 +49,14 @@ func (n *Node) OnPromise(m Msg) {
 		return
 	}
 	n.promises[m.From] = true
+	if len(n.promises) >= 2 {
+		n.quorum = true
+	}
+	n.seen[m.Value] = true
 }
+
+// Seen reports whether a promise carried v.
+func (n *Node) Seen(v string) bool { return n.seen[v] }
 
 // OnGrant moves on to Grant and forgets to empty promises, which may hold
 // the promises of the epoch.
@@ -95,4 +106,8 @@ func (n *Seeded) OnPromise(m Msg) {
 		return
 	}
 	n.promises[m.From] = true
+	if len(n.promises) >= 2 {
+		n.step = Grant
+		n.promises = map[int]bool{}
+	}
 }

@@ -258,6 +258,9 @@ func (r *Recording) OnVote(m Message) {
 		return
 	}
 	r.votes[m.From] = true
+	if len(r.votes) > 2 {
+		r.role = Leader
+	}
 }
 
 //sync:handler
