@@ -478,3 +478,75 @@ p/p.go:36:2: loop tagged p.ballot,p.step in (*Proc).Silent
 		t.Errorf("-v -sarif: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// handlersGo is a process of the process form with two handlers: one
+// proved on every condition, one that leaves a mailbox unemptied.
+const handlersGo = `package p
+
+type Kind int
+
+const (
+	Prepare Kind = iota
+	Promise
+	Grant
+)
+
+//sync:msg Epoch,Kind
+type Msg struct {
+	Epoch uint64
+	Kind  Kind
+	From  int
+}
+
+//sync:tag epoch,step
+type Node struct {
+	epoch    uint64
+	step     Kind
+	promises map[int]bool
+}
+
+//sync:handler Kind==Promise
+func (n *Node) OnPromise(m Msg) {
+	if m.Epoch != n.epoch || n.step != Promise {
+		return
+	}
+	n.promises[m.From] = true
+	if len(n.promises) >= 2 {
+		n.step = Grant
+		n.promises = map[int]bool{}
+	}
+}
+
+//sync:handler
+func (n *Node) OnTimeout() {
+	if n.step == Promise {
+		n.step = Grant
+	}
+}
+`
+
+// TestVerboseHandlers checks what -v says of handlers with the second
+// engine: a step of its process with its verdicts, and a total that
+// counts handlers, not loops.
+func TestVerboseHandlers(t *testing.T) {
+	t.Setenv("CCVET_TAGFLOW", "v2")
+	dir := testenv.TempModule(t, "example.com/h", map[string]string{"p/p.go": handlersGo})
+	stdout, stderr, code := run(t, dir, ccvet, "-v", "./...")
+	want := `p/p.go:42:1: cannot prove condition III: the tag changes while promises, filled from received messages, is not emptied: if it counts what the round received (a mailbox), empty it when the tag changes (syncrecv)
+
+p/p.go:26:16: handler (*Node).OnPromise, a step of a process tagged epoch,step
+	condition I   (syncmono)  proved
+	condition II  (syncsend)  proved
+	condition III (syncrecv)  proved
+	condition IV  (syncjump)  proved
+p/p.go:38:16: handler (*Node).OnTimeout, a step of a process tagged epoch,step
+	condition I   (syncmono)  proved
+	condition II  (syncsend)  proved
+	condition III (syncrecv)  cannot prove
+	condition IV  (syncjump)  proved
+2 handlers checked: 0 violations, 1 cannot prove
+`
+	if code != 1 || stdout != want {
+		t.Errorf("ccvet -v: exit %d, printed:\n%s\nwant exit 1 and:\n%s\nstderr:\n%s", code, stdout, want, stderr)
+	}
+}

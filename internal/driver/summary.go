@@ -33,6 +33,10 @@ type LoopSummary struct {
 	Column int    `json:"column"`
 	Func   string `json:"func"` // the function containing the loop
 	Tag    string `json:"tag"`  // the //sync:tag variables, as written
+	// Handler marks a //sync:handler method, one step of a process of
+	// the process form: what its analysis found is in its verdicts only
+	// (the counts below are the loop form's).
+	Handler bool `json:"handler,omitempty"`
 	// Rounds are the rounds the loop communicates in (tagflow.Stats.Rounds).
 	Rounds []string `json:"rounds"`
 	// Sends and Receptions count the sends of a message and the receives
@@ -68,7 +72,9 @@ type ConditionVerdict struct {
 // A Total sums the loop summaries: sends and receptions are counted once
 // per statement, even when several loops reach them.
 type Total struct {
-	Loops      int `json:"loops"`
+	Loops int `json:"loops"`
+	// Handlers counts the //sync:handler methods (not in Loops).
+	Handlers   int `json:"handlers,omitempty"`
 	Rounds     int `json:"rounds"`
 	Sends      int `json:"sends"`
 	Receptions int `json:"receptions"`
@@ -159,6 +165,9 @@ func verdict(s *LoopSummary, cv ConditionVerdict) string {
 		return CannotProve
 	case cv.Suppressed > 0:
 		return SuppressedOnly
+	case s.Handler:
+		// Counted by the findings only: the loop form's counts do not
+		// describe a handler.
 	case len(s.MessageTypes) == len(s.Unmatched):
 		return NothingChecked
 	case !s.Complete:
@@ -184,6 +193,7 @@ func newLoopSummary(fset *token.FileSet, l *tagflow.Loop) *LoopSummary {
 		Unmatched:    st.Unmatched,
 		OtherLoops:   st.Others,
 		Complete:     st.Complete,
+		Handler:      l.Ann.Handler != nil,
 	}
 	s.Posn = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
 	for _, pos := range st.Sends {
@@ -210,9 +220,14 @@ func posString(fset *token.FileSet, pos token.Pos) string {
 
 // total sums loops; directive is the number of syncdirective findings.
 func total(loops []LoopSummary, directive int) Total {
-	t := Total{Loops: len(loops), Directive: directive}
+	t := Total{Directive: directive}
 	sends, recvs := make(map[string]bool), make(map[string]bool)
 	for _, l := range loops {
+		if l.Handler {
+			t.Handlers++
+		} else {
+			t.Loops++
+		}
 		t.Rounds += len(l.Rounds)
 		for _, p := range l.sends {
 			sends[p] = true
@@ -232,6 +247,13 @@ func total(loops []LoopSummary, directive int) Total {
 // writeSummary prints the loop summaries and the total line of -v.
 func writeSummary(w io.Writer, loops []LoopSummary, t Total) {
 	for _, l := range loops {
+		if l.Handler {
+			fmt.Fprintf(w, "%s: handler %s, a step of a process tagged %s\n", l.Posn, l.Func, l.Tag)
+			for _, c := range l.Conditions {
+				fmt.Fprintf(w, "\tcondition %-3s %-11s %s%s\n", c.Condition, "("+c.Analyzer+")", c.Verdict, counts(c))
+			}
+			continue
+		}
 		fmt.Fprintf(w, "%s: loop tagged %s in %s\n", l.Posn, l.Tag, l.Func)
 		fmt.Fprintf(w, "\trounds: %d%s\n", len(l.Rounds), list(l.Rounds))
 		fmt.Fprintf(w, "\tsends: %d, receptions: %d, mailboxes: %d%s\n", l.Sends, l.Receptions, len(l.Mailboxes), list(l.Mailboxes))
@@ -269,9 +291,16 @@ func writeSummary(w io.Writer, loops []LoopSummary, t Total) {
 
 // totalLine is the one-line total of -v.
 func totalLine(t Total) string {
-	s := fmt.Sprintf("%s, %s, %s, %s checked: %s, %d cannot prove",
-		plural(t.Loops, "tagged loop"), plural(t.Rounds, "round"), plural(t.Sends, "send"),
-		plural(t.Receptions, "reception"), plural(t.Violations, "violation"), t.Unproven)
+	what := plural(t.Loops, "tagged loop")
+	if t.Handlers > 0 {
+		what += ", " + plural(t.Handlers, "handler")
+	}
+	if t.Loops > 0 || t.Handlers == 0 {
+		what += fmt.Sprintf(", %s, %s, %s", plural(t.Rounds, "round"), plural(t.Sends, "send"), plural(t.Receptions, "reception"))
+	} else {
+		what = plural(t.Handlers, "handler")
+	}
+	s := fmt.Sprintf("%s checked: %s, %d cannot prove", what, plural(t.Violations, "violation"), t.Unproven)
 	if t.Directive > 0 {
 		s += fmt.Sprintf("; %s", plural(t.Directive, "annotation finding"))
 	}
