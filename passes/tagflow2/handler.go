@@ -150,10 +150,30 @@ func (la *loopAnalysis) checkStaleWrite(s *state, addr ssa.Value, instr ssa.Inst
 	name := msgName(la, t.msg)
 	msg := fmt.Sprintf("the state changes while the received %s may be of an earlier round than %s was when the handler was called: such a message must leave the state unchanged", name, la.tagText())
 	if t.inexact() {
-		la.report(3, instr.Pos(), true, "%s", msg)
+		la.report(3, instr.Pos(), true, "%s%s", msg, la.kindHint(t))
 		return
 	}
 	la.reportWitnessed(3, instr.Pos(), witnessNeed{msg: t.msg, bad: bad, cur: v.cur, unproven: msg}, msg)
+}
+
+// kindHint is advice for a handler whose message t may be of an earlier
+// round through a component the message carries in a field of the
+// round's enum (its kind) that nothing narrowed: a handler per kind
+// (OnPromise) never tests the kind it is called with, and the directive
+// can say it.
+func (la *loopAnalysis) kindHint(t term) string {
+	if la.loop.Handler.Pre != nil || t.msg == nil {
+		return ""
+	}
+	for i, c := range t.msg.Components {
+		if i >= la.k || c.Kind != annotations.Field || la.loop.Vars[i].Enum == nil {
+			continue
+		}
+		if cs := t.consts.at(i); t.rel.Component(i)&lexrel.LT != 0 && (!cs.known || cs.n > 1) {
+			return fmt.Sprintf(" (if the driver hands this handler one kind of %s only, say which: //sync:handler %s==...)", msgName(la, t.msg), c.Text)
+		}
+	}
+	return ""
 }
 
 // staleWriteChecked reports whether checkStaleWrite checks a write to

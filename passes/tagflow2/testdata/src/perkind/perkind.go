@@ -43,5 +43,5 @@ func (n *Node) OnAnyPromise(m Msg) {
 	if m.Epoch != n.epoch || n.step != Promise {
 		return
 	}
-	n.promises[m.From] = true // want `cannot prove 3: the state changes while the received Msg may be of an earlier round than \(epoch,step\) was when the handler was called: such a message must leave the state unchanged`
+	n.promises[m.From] = true // want `cannot prove 3: the state changes while the received Msg may be of an earlier round than \(epoch,step\) was when the handler was called: such a message must leave the state unchanged \(if the driver hands this handler one kind of Msg only, say which: //sync:handler Kind==\.\.\.\)$`
 } // want `cannot prove 4: the process returns while a Msg that may be of a later round is kept, without a jump to its round first`
