@@ -883,13 +883,186 @@ func (la *loopAnalysis) commOf(c *ssa.CallCommon) *annotations.Comm {
 
 func (la *loopAnalysis) send(s *state, c *ssa.CallCommon, instr *ssa.Call) {
 	if comm := la.commOf(c); comm != nil && comm.Stamps {
-		// The send puts the current tag on what it sends: condition
-		// II holds by construction; I and IV are checked as at any
-		// send.
+		if mask, ok := la.stampedComponents(c.StaticCallee()); ok {
+			// The send puts the current tag's components it writes on
+			// what it sends; the others are the caller's (a Kind) and
+			// are checked.
+			la.sendValuesStamped(s, instr, c.Args, mask)
+			return
+		}
+		// A stamping send whose body the analysis does not see (an
+		// interface method): condition II holds by the directive; I
+		// and IV are checked as at any send.
 		la.sendValues(s, instr, nil)
 		return
 	}
 	la.sendValues(s, instr, c.Args)
+}
+
+// stampedComponents is the set of tag components whose fields the
+// stamping send f writes into the message it is handed (m.Epoch =
+// n.epoch); false when f has no body to read.
+func (la *loopAnalysis) stampedComponents(f *ssa.Function) (uint8, bool) {
+	if f == nil || len(f.Blocks) == 0 {
+		return 0, false
+	}
+	var mask uint8
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok && la.handsMessageOn(call.Common()) {
+				// m.stamp(r.round, r.id): what the call writes is not
+				// read here; the directive says the tag is put on.
+				return 0, false
+			}
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			var path []int
+			x := st.Addr
+			for {
+				fa, ok := x.(*ssa.FieldAddr)
+				if !ok {
+					break
+				}
+				path = append([]int{fa.Field}, path...)
+				x = fa.X
+			}
+			if len(path) == 0 {
+				continue
+			}
+			t := x.Type()
+			for {
+				p, ok := t.Underlying().(*types.Pointer)
+				if !ok {
+					break
+				}
+				t = p.Elem() // the message, through its pointer or spill
+			}
+			m := la.msgOf(t)
+			if m == nil {
+				continue
+			}
+			for i, c := range m.Components {
+				// A store of the component, or of a header holding it
+				// (body.Hdr = Header{...}).
+				if cp := la.componentPath(c); i < la.k && len(cp) >= len(path) && slices.Equal(cp[:len(path)], path) {
+					mask |= 1 << i
+				}
+			}
+		}
+	}
+	return mask, true
+}
+
+// handsMessageOn reports whether the call c, in a stamping send, hands a
+// message (or a pointer to one) to code other than a send or a builtin:
+// code that may write its tag.
+func (la *loopAnalysis) handsMessageOn(c *ssa.CallCommon) bool {
+	if _, ok := c.Value.(*ssa.Builtin); ok {
+		return false
+	}
+	if la.commOf(c) != nil {
+		return false
+	}
+	args := c.Args
+	if c.IsInvoke() {
+		args = append([]ssa.Value{c.Value}, args...)
+	}
+	for _, a := range args {
+		t := a.Type()
+		for {
+			p, ok := t.Underlying().(*types.Pointer)
+			if !ok {
+				break
+			}
+			t = p.Elem()
+		}
+		if la.msgOf(t) != nil || la.interfaceOfMessages(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// componentPath is the field path component c reads: its own, or that
+// of the getter it calls (GetTerm() returning m.Term); nil if none.
+func (la *loopAnalysis) componentPath(c annotations.Component) []int {
+	if hasFieldPath(c) {
+		return c.FieldIndex
+	}
+	if c.Kind == annotations.Method && c.Method != nil {
+		if g := la.fn.Prog.FuncValue(c.Method); g != nil {
+			if _, index, ok := la.getterPath(g); ok {
+				return index
+			}
+			return optionalFieldPath(g)
+		}
+	}
+	return nil
+}
+
+// optionalFieldPath is the field path of an optional (pointer) field
+// whose value the getter g returns (protobuf's GetTerm() returning
+// *m.Term when both are non-nil), or nil.
+func optionalFieldPath(g *ssa.Function) []int {
+	for _, b := range g.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		v := throughLocal(ret.Results[0])
+		outer, ok := v.(*ssa.UnOp)
+		if !ok || outer.Op != token.MUL {
+			continue
+		}
+		inner, ok := outer.X.(*ssa.UnOp)
+		if !ok || inner.Op != token.MUL {
+			continue
+		}
+		var path []int
+		for x := inner.X; ; {
+			fa, ok := x.(*ssa.FieldAddr)
+			if !ok {
+				break
+			}
+			path = append([]int{fa.Field}, path...)
+			x = fa.X
+		}
+		if len(path) > 0 {
+			return path
+		}
+	}
+	return nil
+}
+
+// sendValuesStamped is sendValues for a stamping send that writes the
+// components in mask: the messages sent carry the current tag there.
+func (la *loopAnalysis) sendValuesStamped(s *state, instr ssa.Instruction, vals []ssa.Value, mask uint8) {
+	pos := instr.Pos()
+	if la.inRegion(instr) {
+		la.checkI(s, pos)
+		la.checkIV(s, instr, "sends")
+		for _, a := range vals {
+			t, ok, _ := la.sentMessage(s, a)
+			if !ok || t.msg == nil {
+				continue
+			}
+			for i := range la.k {
+				if mask&(1<<i) != 0 {
+					t.rel = t.rel.Assign(i, lexrel.EQ)
+					t.consts = t.consts.with(i, s.cur[i])
+					t.unset &^= 1 << i
+				}
+			}
+			if la.reporting {
+				la.sum.witness.recordSend(instr.Pos(), t)
+			}
+			la.checkII(s, t, pos)
+		}
+	}
+	s.last = equalSet(la.k)
+	s.endDirect()
 }
 
 // sendValues is a send of the messages among vals at instr: conditions I,

@@ -23,6 +23,36 @@ type Node struct {
 	epoch    uint64
 	step     Kind
 	promises map[int]bool
+	out      []Msg
+}
+
+// stamp sends m with the process's epoch; the kind is the caller's.
+//
+//sync:send stamps
+func (n *Node) stamp(m Msg) {
+	m.Epoch = n.epoch
+	n.out = append(n.out, m)
+}
+
+// Renew sends a promise of its epoch while promising.
+//
+//sync:handler
+func (n *Node) Renew() {
+	if n.step != Promise {
+		return
+	}
+	n.stamp(Msg{Kind: Promise})
+}
+
+// RenewPrepare sends a prepare while promising: the stamping send puts
+// the epoch on, not the kind.
+//
+//sync:handler
+func (n *Node) RenewPrepare() {
+	if n.step != Promise {
+		return
+	}
+	n.stamp(Msg{Kind: Prepare}) // want `cannot prove 2: Msg may be sent with a tag other than the current one \(epoch,step\)`
 }
 
 // OnPromise counts a promise of the current epoch.
