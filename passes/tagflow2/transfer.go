@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -1191,6 +1192,14 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 			xc = yc
 		}
 	}
+	// An unsigned integer at most a small constant is one of the few
+	// values from 0 to it (p.phase > 0 false: p.phase is 0).
+	if !xc.known && yc.known {
+		xc = belowUnsigned(x.Type(), op, yc)
+	}
+	if !yc.known && xc.known {
+		yc = belowUnsigned(y.Type(), op.Inverse(), xc)
+	}
 	if xc.known && yc.known {
 		x0, y0 := xc, yc
 		xc = xc.filter(func(a int64) bool {
@@ -1272,6 +1281,32 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		la.markLocal(s, ys, xc)
 	}
 	return s
+}
+
+// belowUnsigned is what an integer of type t is when it is op (< or <=)
+// a value of the constants c, if t is unsigned and that leaves at most
+// maxConsts values: 0 up to the largest; unknown otherwise.
+func belowUnsigned(t types.Type, op lexrel.Rel, c constSet) constSet {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsUnsigned == 0 || op&lexrel.GT != 0 || op&(lexrel.LT|lexrel.EQ) == 0 {
+		return unknownConsts
+	}
+	vals := c.values()
+	if len(vals) == 0 {
+		return unknownConsts
+	}
+	hi := slices.Max(vals)
+	if op&lexrel.EQ == 0 {
+		hi--
+	}
+	if hi < 0 || hi >= maxConsts {
+		return unknownConsts
+	}
+	out := constsOf()
+	for v := int64(0); v <= hi; v++ {
+		out = out.add(v)
+	}
+	return out
 }
 
 // markLocal interprets a test that a received message's component equals
