@@ -217,13 +217,6 @@ func (g *loopGen) branchShare(r *round, ifs *ast.IfStmt, at int, seg []ast.Stmt)
 	return nil
 }
 
-// skipFork reports whether n is a statement after the switch of a fork's
-// path, which the analysis of the round the fork is in must not see.
-func (g *loopGen) skipFork(n ast.Node) bool {
-	s, ok := n.(ast.Stmt)
-	return ok && !g.inTail && g.forkAfter[s]
-}
-
 // branchText renders a round share of a fork: "if m.f { then } else {
 // else }" for the sends (upd false) or the updates.
 func (g *loopGen) branchText(b *branch, upd bool) string {

@@ -502,10 +502,6 @@ func (g *loopGen) qualifier() types.Qualifier {
 	}
 }
 
-// A method is a function of the generated machine, with the source it is
-// made of.
-type method int
-
 // hoist decides which variables of the function become fields of the
 // machine: the receiver and the parameters, and the locals used by more
 // than one of the machine's functions.

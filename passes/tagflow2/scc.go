@@ -79,10 +79,7 @@ func staticCallees(f *ssa.Function) []*ssa.Function {
 			}
 		}
 	}
-	for _, anon := range f.AnonFuncs {
-		out = append(out, anon)
-	}
-	return out
+	return append(out, f.AnonFuncs...)
 }
 
 // recursionKey is the part of the stack a call of f is analysed under

@@ -107,7 +107,6 @@ func Of(rels ...Rel) Set {
 func (s Set) K() int { return int(s.k) }
 
 func (s *Set) add(v int)             { s.bits[v>>6] |= 1 << (v & 63) }
-func (s Set) has(v int) bool         { return s.bits[v>>6]&(1<<(v&63)) != 0 }
 func (s Set) component(v, i int) int { return v / pow3[i] % 3 }
 
 // vectors calls f with each vector of s.
