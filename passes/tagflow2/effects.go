@@ -915,7 +915,9 @@ func (la *loopAnalysis) stampedComponents(f *ssa.Function) (uint8, bool) {
 				return 0, false
 			}
 			st, ok := instr.(*ssa.Store)
-			if !ok {
+			if !ok || !onEveryPath(st.Block()) {
+				// A store on some paths only (if m.Term == 0 { m.Term =
+				// r.Term }) leaves the caller's value on the others.
 				continue
 			}
 			var path []int
@@ -953,6 +955,17 @@ func (la *loopAnalysis) stampedComponents(f *ssa.Function) (uint8, bool) {
 		}
 	}
 	return mask, true
+}
+
+// onEveryPath reports whether b is on every path from its function's
+// entry to a return: it dominates every block that returns.
+func onEveryPath(b *ssa.BasicBlock) bool {
+	for _, r := range b.Parent().Blocks {
+		if _, ok := r.Instrs[len(r.Instrs)-1].(*ssa.Return); ok && !b.Dominates(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // handsMessageOn reports whether the call c, in a stamping send, hands a

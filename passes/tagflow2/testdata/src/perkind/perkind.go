@@ -34,6 +34,27 @@ func (n *Node) stamp(m Msg) {
 	n.out = append(n.out, m)
 }
 
+// stampUnset puts the epoch on a message built without one only: a
+// message built with an epoch keeps it.
+//
+//sync:send stamps
+func (n *Node) stampUnset(m Msg) {
+	if m.Epoch == 0 {
+		m.Epoch = n.epoch
+	}
+	n.out = append(n.out, m)
+}
+
+// RenewOld sends a promise of the epoch before its own through it.
+//
+//sync:handler
+func (n *Node) RenewOld() {
+	if n.step != Promise || n.epoch == 0 {
+		return
+	}
+	n.stampUnset(Msg{Epoch: n.epoch - 1, Kind: Promise}) // want `^cannot prove 2: Msg may be sent with a tag other than the current one \(epoch,step\)$`
+}
+
 // Renew sends a promise of its epoch while promising.
 //
 //sync:handler
