@@ -933,15 +933,7 @@ func (la *loopAnalysis) stampedComponents(f *ssa.Function) (uint8, bool) {
 			if len(path) == 0 {
 				continue
 			}
-			t := x.Type()
-			for {
-				p, ok := t.Underlying().(*types.Pointer)
-				if !ok {
-					break
-				}
-				t = p.Elem() // the message, through its pointer or spill
-			}
-			m := la.msgOf(t)
+			m := la.msgOf(derefAll(x.Type())) // through its pointer or spill
 			if m == nil {
 				continue
 			}
@@ -983,19 +975,22 @@ func (la *loopAnalysis) handsMessageOn(c *ssa.CallCommon) bool {
 		args = append([]ssa.Value{c.Value}, args...)
 	}
 	for _, a := range args {
-		t := a.Type()
-		for {
-			p, ok := t.Underlying().(*types.Pointer)
-			if !ok {
-				break
-			}
-			t = p.Elem()
-		}
-		if la.msgOf(t) != nil || la.interfaceOfMessages(t) {
+		if t := derefAll(a.Type()); la.msgOf(t) != nil || la.interfaceOfMessages(t) {
 			return true
 		}
 	}
 	return false
+}
+
+// derefAll is what t points to through any number of pointers, or t.
+func derefAll(t types.Type) types.Type {
+	for {
+		p, ok := t.Underlying().(*types.Pointer)
+		if !ok {
+			return t
+		}
+		t = p.Elem()
+	}
 }
 
 // componentPath is the field path component c reads: its own, or that
