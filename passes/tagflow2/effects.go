@@ -1140,7 +1140,7 @@ func (la *loopAnalysis) received(s *state, v ssa.Value, t types.Type) {
 	}
 	nt := la.freshMessage(s, la.msgOf(t), true, v.Pos())
 	nt.direct = true
-	nt.approx = la.unread(nt.msg) // a message of any round may arrive
+	nt.approx = false // a message of any round may arrive: every vector is realised
 	nt.envField = int8(env + 1)
 	la.assumeMsgEnums(s, &nt)
 	s.terms[key] = nt

@@ -165,15 +165,6 @@ func (la *loopAnalysis) elemMsg(t types.Type) *annotations.Msg {
 	return nil
 }
 
-// unread reports whether a component of m's tag is of a kind this engine
-// does not read: what it learns of such a message's tag is then an
-// over-approximation ("cannot prove"), never exact. Every kind is read;
-// an enum mapping's constants are seen through the mapping (see
-// throughMap).
-func (la *loopAnalysis) unread(m *annotations.Msg) bool {
-	return false
-}
-
 // hasFieldPath reports whether component c is read from a field path of
 // the message: a field, or an enum mapping over a field.
 func hasFieldPath(c annotations.Component) bool {
@@ -281,7 +272,6 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 				t.unset |= 1 << i
 			}
 		}
-		t.approx = la.unread(t.msg)
 		for i, c := range t.msg.Components {
 			if i < la.k && c.Method != nil {
 				// A round a method computes (Phase() switching on a
@@ -1365,7 +1355,7 @@ func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
 		nt := la.freshMessage(s, m, t.recv, t.at)
 		nt.rel = nt.rel.Intersect(t.rel)
 		nt.direct = t.direct
-		nt.approx = t.inexact() || la.unread(m)
+		nt.approx = t.inexact()
 		s.terms[regKey(in)] = nt
 		s.regs[in] = ref{key: regKey(in), comp: r.comp}
 		return
