@@ -1,0 +1,3 @@
+module trials.example/t6
+
+go 1.26
