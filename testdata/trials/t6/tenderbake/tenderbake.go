@@ -171,9 +171,10 @@ func (b *Baker) Run(inbox <-chan Msg, levels int) {
 		}
 		p := props[0]
 		if p.Level > b.level {
-			// The others decided our level: adopt their decision.
-			b.decide(*p.Prev)
+			// The others decided our level: jump to theirs, then adopt
+			// their decision of ours.
 			b.level, b.round = p.Level, p.Round
+			b.decide(*p.Prev)
 		} else if p.Round > b.round {
 			b.round = p.Round // the others moved to a later round
 		}
