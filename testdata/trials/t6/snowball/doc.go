@@ -18,13 +18,15 @@
 //
 // # Style
 //
-// Loop style: Node.Run is one loop over polls tagged
-// //sync:tag n.round,n.step on receiver fields; the step is set at the start
-// of each round and the round is advanced at the end of the iteration, or
-// before continue when a poll fails. Two message types, each with a constant
+// Loop style: Run is one loop over polls tagged //sync:tag n.round,n.step,
+// where n is the node's state made by a composite literal in Run
+// (n := &node[C]{round: 0, step: StepQuery, ...}); the step is set at the
+// start of each round and the round is advanced at the end of the
+// iteration, or before continue when a poll fails. Two message types, each with a constant
 // round (//sync:msg Round,StepQuery and Round,StepReply); Reply is generic
-// in the color type, and so are Node and the Transport interface, whose Send
-// is //sync:send and whose Recv (given a timer channel) is //sync:recv.
+// in the color type, and so are Run and the node state. The Transport
+// interface has Send (//sync:send) and Recv, given a timer channel
+// (//sync:recv).
 // Receptions type-switch on the message; the catch-up is a jump to the
 // latest round among the stored queries. The in-memory transport Mem waits
 // in a select on the inbox and the timer; the tests use a transport with

@@ -48,8 +48,8 @@ type Params struct {
 	Step              time.Duration // duration of a step
 }
 
-// Node is one participant, deciding among colors of type C.
-type Node[C comparable] struct {
+// node is the state of one participant, deciding among colors of type C.
+type node[C comparable] struct {
 	id  int
 	p   Params
 	net Transport
@@ -66,19 +66,17 @@ type Node[C comparable] struct {
 	decision C
 }
 
-// NewNode returns node id with initial preference pref.
-func NewNode[C comparable](id int, p Params, net Transport, pref C) *Node[C] {
-	return &Node[C]{
-		id: id, p: p, net: net, rng: rand.New(rand.NewPCG(p.Seed, uint64(id))),
-		pref: pref, last: pref, d: map[C]int{},
-	}
+// Outcome is the state of a node after its last poll.
+type Outcome[C comparable] struct {
+	Decided    bool
+	Decision   C
+	Preference C
+	Confidence int // consecutive successful polls for the last successful color
+	Rounds     int // the round the node ended in
 }
 
-// Decision returns the decided color, if any.
-func (n *Node[C]) Decision() (C, bool) { return n.decision, n.decided }
-
 // sample returns k peers other than this node, at random.
-func (n *Node[C]) sample() []int {
+func (n *node[C]) sample() []int {
 	var peers []int
 	for _, q := range n.rng.Perm(n.p.N) {
 		if q != n.id && len(peers) < n.p.K {
@@ -88,10 +86,16 @@ func (n *Node[C]) sample() []int {
 	return peers
 }
 
-// Run executes polls polls. Each step lasts p.Step: a node that has what it
-// needs early still waits for the end of the step, which keeps the nodes in
-// step with each other.
-func (n *Node[C]) Run(polls int) {
+// Run executes polls polls of node id, whose initial preference is pref,
+// over net. Each step lasts p.Step: a node that has what it needs early
+// still waits for the end of the step, which keeps the nodes in step with
+// each other.
+func Run[C comparable](id int, p Params, net Transport, pref C, polls int) Outcome[C] {
+	n := &node[C]{
+		id: id, p: p, net: net, rng: rand.New(rand.NewPCG(p.Seed, uint64(id))),
+		round: 0, step: StepQuery,
+		pref: pref, last: pref, d: map[C]int{},
+	}
 	//sync:tag n.round,n.step
 	for poll := 0; poll < polls; poll++ {
 		n.step = StepQuery
@@ -152,10 +156,11 @@ func (n *Node[C]) Run(polls int) {
 		n.update(replies)
 		n.round++
 	}
+	return Outcome[C]{Decided: n.decided, Decision: n.decision, Preference: n.pref, Confidence: n.cnt, Rounds: n.round}
 }
 
 // update applies the outcome of a poll.
-func (n *Node[C]) update(replies map[int]C) {
+func (n *node[C]) update(replies map[int]C) {
 	counts := map[C]int{}
 	for _, c := range replies {
 		counts[c]++

@@ -94,21 +94,18 @@ func (v *vnet) exit(id int) {
 
 var params = Params{N: 7, K: 4, Alpha: 3, Beta: 4, Seed: 42, Step: time.Hour}
 
-func runVirtual(prefs []string, polls int) []*Node[string] {
+func runVirtual(prefs []string, polls int) []Outcome[string] {
 	v := newVnet(len(prefs))
-	nodes := make([]*Node[string], len(prefs))
-	for id := range nodes {
-		nodes[id] = NewNode(id, params, vport{v, id}, prefs[id])
-	}
+	out := make([]Outcome[string], len(prefs))
 	var wg sync.WaitGroup
-	for id, nd := range nodes {
+	for id := range prefs {
 		wg.Go(func() {
-			nd.Run(polls)
+			out[id] = Run(id, params, vport{v, id}, prefs[id], polls)
 			v.exit(id)
 		})
 	}
 	wg.Wait()
-	return nodes
+	return out
 }
 
 // TestMajorityWins: blue is held by two nodes only, so no poll can ever see
@@ -116,7 +113,7 @@ func runVirtual(prefs []string, polls int) []*Node[string] {
 func TestMajorityWins(t *testing.T) {
 	nodes := runVirtual([]string{"red", "blue", "red", "red", "blue", "red", "red"}, 20)
 	for id, nd := range nodes {
-		if c, ok := nd.Decision(); !ok || c != "red" {
+		if c, ok := nd.Decision, nd.Decided; !ok || c != "red" {
 			t.Errorf("node %d: decision %q (decided %v), want red", id, c, ok)
 		}
 	}
@@ -128,8 +125,9 @@ func TestUnanimousDecidesAfterBeta(t *testing.T) {
 	prefs := []string{"blue", "blue", "blue", "blue", "blue", "blue", "blue"}
 	nodes := runVirtual(prefs, params.Beta)
 	for id, nd := range nodes {
-		if c, ok := nd.Decision(); !ok || c != "blue" {
-			t.Errorf("node %d: decision %q (decided %v), want blue after %d polls", id, c, ok, params.Beta)
+		want := Outcome[string]{Decided: true, Decision: "blue", Preference: "blue", Confidence: params.Beta, Rounds: params.Beta}
+		if nd != want {
+			t.Errorf("node %d: %+v, want %+v", id, nd, want)
 		}
 	}
 }
@@ -140,10 +138,8 @@ func TestDeterministic(t *testing.T) {
 	prefs := []string{"red", "blue", "blue", "red", "blue", "red", "blue"}
 	a, b := runVirtual(prefs, 12), runVirtual(prefs, 12)
 	for id := range a {
-		ca, oka := a[id].Decision()
-		cb, okb := b[id].Decision()
-		if ca != cb || oka != okb || a[id].cnt != b[id].cnt || a[id].pref != b[id].pref {
-			t.Errorf("node %d: run 1 (%q, %v, cnt %d), run 2 (%q, %v, cnt %d)", id, ca, oka, a[id].cnt, cb, okb, b[id].cnt)
+		if a[id] != b[id] {
+			t.Errorf("node %d: run 1 %+v, run 2 %+v", id, a[id], b[id])
 		}
 	}
 }
@@ -155,16 +151,15 @@ func TestRealTimeSafety(t *testing.T) {
 	p.Step = 3 * time.Millisecond
 	prefs := []string{"red", "blue", "red", "red", "blue", "red", "red"}
 	mem := NewMem(p.N)
-	nodes := make([]*Node[string], p.N)
+	out := make([]Outcome[string], p.N)
 	var wg sync.WaitGroup
-	for id := range nodes {
-		nodes[id] = NewNode(id, p, mem.Endpoint(id), prefs[id])
-		wg.Go(func() { nodes[id].Run(20) })
+	for id := range out {
+		wg.Go(func() { out[id] = Run(id, p, mem.Endpoint(id), prefs[id], 20) })
 	}
 	wg.Wait()
-	for id, nd := range nodes {
-		if c, ok := nd.Decision(); ok && c != "red" {
-			t.Errorf("node %d decided %q", id, c)
+	for id, o := range out {
+		if o.Decided && o.Decision != "red" {
+			t.Errorf("node %d decided %q", id, o.Decision)
 		}
 	}
 }
