@@ -20,24 +20,31 @@
 //
 // # Style
 //
-// Loop style: Baker.Run is one loop tagged //sync:tag b.level,b.round,b.step
-// on receiver fields, a three-variable tag; the round is reset at the end of
-// the iteration when the level increases, and a failed round ends with
-// b.round++ and continue. Every round waits in a select on the inbox and a
-// timer from an injectable Clock. There is one message type with its kind in
-// a field of its own enum (Kind), distinct from the baker's Step enum: the
-// message's round is Step(), a method mapping kinds to steps
-// (//sync:msg Level,Round,Step()). Sends go through a Gossip interface whose
-// Publish is //sync:send; the inbox is a channel parameter of Run.
+// Loop style, as an event loop: Baker.Run is one loop tagged
+// //sync:tag b.level,b.round,b.step on receiver fields, a three-variable
+// tag, whose body is one select per iteration on the inbox and on the
+// expired round timers. Each message kind is handled in a case of a switch:
+// a message of an earlier round is dropped, a proposal of a later round or
+// of the next level (with its certificate) makes the baker jump there, and
+// a preattestation or attestation of the current round moves the baker
+// forward to its step before it is counted. enter resets the round (and the
+// step) and empties the per-round mailboxes whenever the tag changes; a
+// decided level enters round 0 of the next one. Timers come from an
+// injectable Clock and carry the (level, round) they were armed for. There
+// is one message type with its kind in a field of its own enum (Kind, with
+// wire values), distinct from the baker's Step enum: the message's round is
+// Step(), a method mapping kinds to steps (//sync:msg Level,Round,Step()).
+// Sends go through a Gossip interface whose Publish is //sync:send; the
+// inbox is a channel parameter of Run.
 //
 // # Mutants (mutants.txt)
 //
-//   - retry-round (syncmono): a round without a PQC is retried as the same
-//     round, going back from Preattest to Propose.
+//   - stale-timer-round (syncmono): a late timer of an old round moves the
+//     baker back to the round after it.
 //   - preattest-before-jump (syncsend): the preattestation is built before
 //     the baker jumps to the proposal's round.
-//   - attestations-any-round (syncrecv): attestations of earlier rounds of the
-//     level are counted.
+//   - attestations-earlier-rounds (syncrecv): attestations of earlier rounds
+//     of the level are counted.
 //   - adopt-round-no-jump (syncjump): a proposal of a later round is handled
 //     without moving to its round.
 package tenderbake

@@ -66,16 +66,16 @@ type Gossip interface {
 	Publish(m Msg)
 }
 
-// Clock gives round timers; tests may inject their own.
+// Clock arms round timers; tests may inject their own.
 type Clock interface {
-	After(d time.Duration) <-chan time.Time
+	AfterFunc(d time.Duration, f func())
 }
 
 // RealClock is the wall clock.
 type RealClock struct{}
 
-// After implements Clock with time.After.
-func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+// AfterFunc implements Clock with time.AfterFunc.
+func (RealClock) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }
 
 // Config configures a baker.
 type Config struct {
@@ -95,12 +95,19 @@ type Baker struct {
 	round int
 	step  Step
 
+	// What was received in the current (level, round): emptied by enter.
+	pre map[int]string // preattestations: baker -> payload
+	att map[int]string // attestations: baker -> payload
+
 	locked        bool
 	lockedRound   int
 	lockedPayload string
 
 	decided []Cert // decided[i] decides level i+1
 }
+
+// timeout is the expiry of the timer armed for a round.
+type timeout struct{ level, round int }
 
 // NewBaker returns a baker at round 0 of level 1.
 func NewBaker(cfg Config) *Baker { return &Baker{cfg: cfg, level: 1} }
@@ -139,97 +146,119 @@ func (b *Baker) decide(c Cert) {
 	b.locked = false
 }
 
+// enter moves to the Propose step of (level, round) and empties the
+// mailboxes of the round left behind.
+func (b *Baker) enter(level, round int) {
+	b.level, b.round, b.step = level, round, StepPropose
+	b.pre = map[int]string{}
+	b.att = map[int]string{}
+}
+
+// count returns how many of votes are for payload.
+func count(votes map[int]string, payload string) int {
+	c := 0
+	for _, p := range votes {
+		if p == payload {
+			c++
+		}
+	}
+	return c
+}
+
 // Run bakes until levels levels are decided, or a level goes beyond
-// MaxRound rounds.
+// MaxRound rounds. It is an event loop: each iteration handles one message
+// or one round timer.
 func (b *Baker) Run(inbox <-chan Msg, levels int) {
-	net, clock := b.cfg.Net, b.cfg.Clock
+	net := b.cfg.Net
+	timeouts := make(chan timeout, 64)
+	arm := func() {
+		t := timeout{b.level, b.round}
+		b.cfg.Clock.AfterFunc(b.roundDuration(t.round), func() {
+			select {
+			case timeouts <- t:
+			default: // the loop has returned
+			}
+		})
+	}
+	b.enter(b.level, 0)
+	arm()
+	if b.proposer(b.level, b.round) == b.id() {
+		net.Publish(b.proposal())
+	}
+
 	//sync:tag b.level,b.round,b.step
 	for b.level <= levels && b.round <= b.cfg.MaxRound {
-		b.step = StepPropose
-		if b.proposer(b.level, b.round) == b.id() {
-			net.Publish(b.proposal())
-		}
-		var props []Msg
-		timeout := clock.After(b.roundDuration(b.round))
-		for expired := false; len(props) == 0 && !expired; {
-			select {
-			case m := <-inbox:
+		select {
+		case t := <-timeouts:
+			if t.level != b.level || t.round != b.round {
+				continue // the timer of a round we left
+			}
+			b.enter(b.level, b.round+1)
+			arm()
+			if b.proposer(b.level, b.round) == b.id() {
+				net.Publish(b.proposal())
+			}
+
+		case m := <-inbox:
+			switch m.Kind {
+			case KindProposal:
 				if !b.validProposal(m) || m.Level > b.level+1 {
 					continue
 				}
-				if m.Level < b.level || m.Level == b.level && m.Round < b.round {
-					continue // a proposal of a round we left
+				if m.Level < b.level || m.Level == b.level && (m.Round < b.round || m.Round == b.round && b.step > StepPropose) {
+					continue // a round or step we left
 				}
-				props = append(props, m)
-			case <-timeout:
-				expired = true
-			}
-		}
-		if len(props) == 0 {
-			b.round++
-			continue
-		}
-		p := props[0]
-		if p.Level > b.level {
-			// The others decided our level: jump to theirs, then adopt
-			// their decision of ours.
-			b.level, b.round = p.Level, p.Round
-			b.decide(*p.Prev)
-		} else if p.Round > b.round {
-			b.round = p.Round // the others moved to a later round
-		}
+				newLevel := m.Level > b.level
+				if newLevel || m.Round > b.round {
+					// A later level or round: the others are there. Jump.
+					b.enter(m.Level, m.Round)
+					arm()
+				}
+				if newLevel {
+					b.decide(*m.Prev) // the previous level, decided without us
+				}
+				b.step = StepPreattest
+				if !b.locked || m.Payload == b.lockedPayload || m.PQCRound > b.lockedRound {
+					net.Publish(Msg{Kind: KindPreattestation, Level: b.level, Round: b.round, From: b.id(), Payload: m.Payload})
+				}
 
-		// Preattest.
-		b.step = StepPreattest
-		if !b.locked || p.Payload == b.lockedPayload || p.PQCRound > b.lockedRound {
-			net.Publish(Msg{Kind: KindPreattestation, Level: b.level, Round: b.round, From: b.id(), Payload: p.Payload})
-		}
-		pre := map[int]bool{}
-		timeout = clock.After(b.roundDuration(b.round))
-		for expired := false; len(pre) < b.quorum() && !expired; {
-			select {
-			case m := <-inbox:
-				if m.Kind != KindPreattestation || m.Level != b.level || m.Round != b.round || m.Payload != p.Payload {
+			case KindPreattestation:
+				if m.Level != b.level || m.Round != b.round || b.step > StepPreattest {
 					continue
 				}
-				pre[m.From] = true
-			case <-timeout:
-				expired = true
-			}
-		}
-		if len(pre) < b.quorum() {
-			b.round++
-			continue
-		}
-		b.locked, b.lockedRound, b.lockedPayload = true, b.round, p.Payload
-
-		// Attest.
-		b.step = StepAttest
-		net.Publish(Msg{Kind: KindAttestation, Level: b.level, Round: b.round, From: b.id(), Payload: p.Payload})
-		att := map[int]bool{}
-		timeout = clock.After(b.roundDuration(b.round))
-		for expired := false; len(att) < b.quorum() && !expired; {
-			select {
-			case m := <-inbox:
-				if m.Kind != KindAttestation || m.Level != b.level || m.Round != b.round || m.Payload != p.Payload {
+				b.step = StepPreattest // we may not have seen the proposal yet
+				b.pre[m.From] = m.Payload
+				if count(b.pre, m.Payload) < b.quorum() {
 					continue
 				}
-				att[m.From] = true
-			case <-timeout:
-				expired = true
+				// A PQC: lock on the payload and attest it.
+				b.locked, b.lockedRound, b.lockedPayload = true, b.round, m.Payload
+				b.step = StepAttest
+				net.Publish(Msg{Kind: KindAttestation, Level: b.level, Round: b.round, From: b.id(), Payload: m.Payload})
+
+			case KindAttestation:
+				if m.Level != b.level || m.Round != b.round {
+					continue
+				}
+				b.step = StepAttest
+				b.att[m.From] = m.Payload
+				if count(b.att, m.Payload) < b.quorum() {
+					continue
+				}
+				cert := Cert{Level: b.level, Payload: m.Payload}
+				for a, p := range b.att {
+					if p == m.Payload {
+						cert.Attesters = append(cert.Attesters, a)
+					}
+				}
+				b.decide(cert)
+				b.enter(b.level+1, 0)
+				arm()
+				if b.level <= levels && b.proposer(b.level, b.round) == b.id() {
+					net.Publish(b.proposal())
+				}
 			}
 		}
-		if len(att) < b.quorum() {
-			b.round++
-			continue
-		}
-		cert := Cert{Level: b.level, Payload: p.Payload}
-		for a := range att {
-			cert.Attesters = append(cert.Attesters, a)
-		}
-		b.decide(cert)
-		b.level++
-		b.round = 0
 	}
 }
 
