@@ -29,8 +29,10 @@
 // a preattestation or attestation of the current round moves the baker
 // forward to its step before it is counted. enter resets the round (and the
 // step) and empties the per-round mailboxes whenever the tag changes; a
-// decided level enters round 0 of the next one. Timers come from an
-// injectable Clock and carry the (level, round) they were armed for. There
+// decided level enters round 0 of the next one. The iteration after a round
+// is entered arms its timer and, for its proposer, sends the proposal.
+// Timers come from an injectable Clock and carry the (level, round) they
+// were armed for. There
 // is one message type with its kind in a field of its own enum (Kind, with
 // wire values), distinct from the baker's Step enum: the message's round is
 // Step(), a method mapping kinds to steps (//sync:msg Level,Round,Step()).

@@ -181,23 +181,25 @@ func (b *Baker) Run(inbox <-chan Msg, levels int) {
 		})
 	}
 	b.enter(b.level, 0)
-	arm()
-	if b.proposer(b.level, b.round) == b.id() {
-		net.Publish(b.proposal())
-	}
+	entered := true // the current round was just entered
 
 	//sync:tag b.level,b.round,b.step
 	for b.level <= levels && b.round <= b.cfg.MaxRound {
+		if entered {
+			// A new round: arm its timer, and propose if it is ours.
+			entered = false
+			arm()
+			if b.proposer(b.level, b.round) == b.id() {
+				net.Publish(b.proposal())
+			}
+		}
 		select {
 		case t := <-timeouts:
 			if t.level != b.level || t.round != b.round {
 				continue // the timer of a round we left
 			}
 			b.enter(b.level, b.round+1)
-			arm()
-			if b.proposer(b.level, b.round) == b.id() {
-				net.Publish(b.proposal())
-			}
+			entered = true
 
 		case m := <-inbox:
 			switch m.Kind {
@@ -212,7 +214,7 @@ func (b *Baker) Run(inbox <-chan Msg, levels int) {
 				if newLevel || m.Round > b.round {
 					// A later level or round: the others are there. Jump.
 					b.enter(m.Level, m.Round)
-					arm()
+					entered = true
 				}
 				if newLevel {
 					b.decide(*m.Prev) // the previous level, decided without us
@@ -253,10 +255,7 @@ func (b *Baker) Run(inbox <-chan Msg, levels int) {
 				}
 				b.decide(cert)
 				b.enter(b.level+1, 0)
-				arm()
-				if b.level <= levels && b.proposer(b.level, b.round) == b.id() {
-					net.Publish(b.proposal())
-				}
+				entered = true
 			}
 		}
 	}
