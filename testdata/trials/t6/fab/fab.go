@@ -96,10 +96,10 @@ func (nd *Node) OnReport(m *Report) {
 		return
 	}
 	if m.View > nd.view {
-		// Others suspect the leader before us: join them and report to
-		// ourselves.
+		// Others suspect the leader before us: join them, and report to
+		// ourselves like everybody else.
 		nd.enter(m.View, PhaseRecover)
-		nd.reports[nd.id] = nd.report()
+		nd.out.Send(nd.id, nd.report())
 	}
 	nd.reports[m.From] = m
 	if nd.proposed || len(nd.reports) < nd.n-nd.f {
