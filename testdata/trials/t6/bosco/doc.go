@@ -34,7 +34,7 @@
 //     phase.
 //   - king-copy-paste (syncsend): the king's message is stamped with the
 //     Exchange step instead of the current one.
-//   - exchange-any-phase (syncrecv): collect filters on the step only, so
+//   - exchange-any-phase (syncrecv): collect drops later phases only, so
 //     values of an earlier phase are counted in this one.
 //   - stale-only-filter (syncjump): collect drops only messages of earlier
 //     phases and counts those of later phases without jumping to them.

@@ -33,10 +33,10 @@
 //
 //   - retry-slot (syncmono): a COMMIT quorum that times out retries the PREPARE
 //     round of the same slot instead of changing view.
-//   - viewchange-ahead (syncsend): the VIEW-CHANGE names the next view before
-//     the replica moves to it.
-//   - commit-any-slot (syncrecv): COMMITs are matched on view and request, not
-//     on slot, so COMMITs of an earlier slot count.
+//   - commit-log-position (syncsend): the COMMIT carries the request's
+//     position in the log instead of the slot of the view.
+//   - commit-any-slot (syncrecv): COMMITs of earlier slots of the view are
+//     no longer dropped, and count.
 //   - newview-no-jump (syncjump): a NEW-VIEW of a later view is installed
 //     without moving to that view.
 package minbft

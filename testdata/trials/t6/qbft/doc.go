@@ -35,10 +35,10 @@
 //
 //   - stale-timer-round (syncmono): OnTimeout trusts the round of the timer
 //     that fired, so a late timer of an old round moves the validator back.
-//   - roundchange-ahead (syncsend): the ROUND-CHANGE for r+1 is sent before
-//     the validator moves to r+1.
-//   - commit-any-round (syncrecv): COMMITs are counted without checking their
-//     round, so COMMITs of an older round help decide this one.
+//   - next-height-keeps-round (syncsend): the first PRE-PREPARE of the next
+//     height carries the round in which the previous height was decided.
+//   - commit-any-round (syncrecv): COMMITs of older rounds are no longer
+//     dropped, so they help decide this one.
 //   - proposal-no-jump (syncjump): a justified PRE-PREPARE of a later round is
 //     accepted without moving to its round.
 package qbft
