@@ -41,4 +41,6 @@
 //     dropped, so they help decide this one.
 //   - proposal-no-jump (syncjump): a justified PRE-PREPARE of a later round is
 //     accepted without moving to its round.
+//   - buffer-roundchanges (syncjump): the f+1 rule of the paper, keeping
+//     ROUND-CHANGEs of later rounds until f+1 of them arrived.
 package qbft

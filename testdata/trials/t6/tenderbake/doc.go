@@ -49,4 +49,6 @@
 //     of the level are counted.
 //   - adopt-round-no-jump (syncjump): a proposal of a later round is handled
 //     without moving to its round.
+//   - next-level-no-jump (syncjump): a proposal of the next level is handled
+//     without moving to that level.
 package tenderbake
