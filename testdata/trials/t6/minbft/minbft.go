@@ -234,7 +234,7 @@ wait:
 		r.nextView()
 		return
 	}
-	r.view = nvs[0].View // a later view's NEW-VIEW: jump to it
+	r.view, r.slot = nvs[0].View, nvs[0].Slot // a later view's NEW-VIEW: jump to it
 	r.install(nvs[0].Log)
 }
 

@@ -30,14 +30,14 @@
 // forward to its step before it is counted. enter resets the round (and the
 // step) and empties the per-round mailboxes whenever the tag changes; a
 // decided level enters round 0 of the next one. The iteration after a round
-// is entered arms its timer and, for its proposer, sends the proposal.
-// Timers come from an injectable Clock and carry the (level, round) they
-// were armed for. There
-// is one message type with its kind in a field of its own enum (Kind, with
-// wire values), distinct from the baker's Step enum: the message's round is
-// Step(), a method mapping kinds to steps (//sync:msg Level,Round,Step()).
-// Sends go through a Gossip interface whose Publish is //sync:send; the
-// inbox is a channel parameter of Run.
+// is entered on a time-out or a decision arms its timer and, for its
+// proposer, sends the proposal; a jump arms the timer at once. Timers come
+// from an injectable Clock and carry the (level, round) they were armed
+// for. There is one message type with its kind in a field of its own enum
+// (Kind, with wire values), distinct from the baker's Step enum: the
+// message's round is Step(), a method mapping kinds to steps
+// (//sync:msg Level,Round,Step()). Sends go through a Gossip interface whose
+// Publish is //sync:send; the inbox is a channel parameter of Run.
 //
 // # Mutants (mutants.txt)
 //

@@ -214,7 +214,7 @@ func (b *Baker) Run(inbox <-chan Msg, levels int) {
 				if newLevel || m.Round > b.round {
 					// A later level or round: the others are there. Jump.
 					b.enter(m.Level, m.Round)
-					entered = true
+					arm() // no proposal to make: the round's proposer is the sender
 				}
 				if newLevel {
 					b.decide(*m.Prev) // the previous level, decided without us
