@@ -146,3 +146,28 @@ func TestAgreementUnderLoss(t *testing.T) {
 		t.Fatal("no validator decided anything in 100 lossy runs")
 	}
 }
+
+// TestStaleTimerIgnored: a validator that jumped to round 2 on a
+// ROUND-CHANGE ignores the late timer of round 0.
+func TestStaleTimerIgnored(t *testing.T) {
+	c := newCluster(4)
+	v := c.nodes[0]
+	v.OnRoundChange(&RoundChange{Hdr: Header{Height: 1, Round: 2, From: 3}})
+	if h, r := v.Tag(); h != 1 || r != 2 {
+		t.Fatalf("after the ROUND-CHANGE: height %d round %d, want 1 2", h, r)
+	}
+	v.OnTimeout(1, 0)
+	if h, r := v.Tag(); h != 1 || r != 2 {
+		t.Fatalf("after the stale timer: height %d round %d, want 1 2", h, r)
+	}
+	// The jump sent our own ROUND-CHANGE for round 2, and only that.
+	if len(c.queue) != 4 {
+		t.Fatalf("%d messages queued, want 4 (one ROUND-CHANGE to each validator)", len(c.queue))
+	}
+	for _, e := range c.queue {
+		rc, ok := e.m.(*RoundChange)
+		if !ok || rc.Hdr != (Header{Height: 1, Round: 2, From: 0}) {
+			t.Fatalf("queued %#v, want validator 0's ROUND-CHANGE for round 2", e.m)
+		}
+	}
+}
