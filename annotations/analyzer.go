@@ -5,9 +5,9 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
-	"sort"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/srcpos"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/objectpath"
 )
@@ -116,7 +116,7 @@ func run(pass *analysis.Pass) (any, error) {
 		r.resolveIgnore(d)
 	}
 	r.exportFacts()
-	sort.SliceStable(ann.Problems, func(i, j int) bool { return ann.Problems[i].Pos < ann.Problems[j].Pos })
+	srcpos.SortFunc(pass.Fset, ann.Problems, func(p Problem) token.Pos { return p.Pos })
 	return ann, nil
 }
 

@@ -3,10 +3,12 @@ package annotations
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/srcpos"
 	"golang.org/x/tools/go/types/objectpath"
 )
 
@@ -236,7 +238,7 @@ func (r *resolver) checkProcesses() {
 			procs = append(procs, p)
 		}
 	}
-	sort.Slice(procs, func(i, j int) bool { return procs[i].Pos < procs[j].Pos })
+	srcpos.SortFunc(r.pass.Fset, procs, func(p *Process) token.Pos { return p.Pos })
 	for _, p := range procs {
 		r.errorf(p.Pos, p.Directive.Comment.End(),
 			"process type %s has no //sync:handler: nothing is checked; annotate its entry points (the methods the driver calls) with //sync:handler", p.Type.Name())

@@ -6,9 +6,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"sort"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/srcpos"
 	"golang.org/x/tools/go/types/objectpath"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -399,7 +399,7 @@ func (r *resolver) resolveLoops(tags []*Directive) {
 		}
 		r.ann.Loops = append(r.ann.Loops, s.loop)
 	}
-	sort.Slice(r.ann.Loops, func(i, j int) bool { return r.ann.Loops[i].Pos() < r.ann.Loops[j].Pos() })
+	srcpos.SortFunc(r.pass.Fset, r.ann.Loops, (*Loop).Pos)
 }
 
 // collectLoops lists the for statements of f with their enclosing function
@@ -644,7 +644,7 @@ func (r *resolver) processSites(decls map[*types.Func]*ast.FuncDecl) []*tagSite 
 			hs = append(hs, h)
 		}
 	}
-	sort.Slice(hs, func(i, j int) bool { return hs[i].Pos < hs[j].Pos })
+	srcpos.SortFunc(r.pass.Fset, hs, func(h *Handler) token.Pos { return h.Pos })
 	var sites []*tagSite
 	byProc := make(map[*Process]*tagSite)
 	for _, h := range hs {

@@ -81,8 +81,13 @@ func (la *loopAnalysis) deriveFrom(n *types.Named, im *annotations.Msg) *annotat
 			comps[i] = annotations.Component{Kind: annotations.Const, Text: c.Text, Value: k.Value}
 			continue
 		}
-		fields, index, ok := la.getterPath(f)
-		if !ok {
+		comp := annotations.Component{Kind: annotations.Field, Text: c.Text}
+		if fields, index, ok := la.getterPath(f); ok {
+			comp.Fields, comp.FieldIndex = fields, index
+		} else if mc, ok := kindMapping(f, c); ok {
+			// A method computed from the type's kind (see methodmap.go).
+			comp = mc
+		} else {
 			return nil
 		}
 		// A method promoted from an embedded struct (a common header):
@@ -91,9 +96,9 @@ func (la *loopAnalysis) deriveFrom(n *types.Named, im *annotations.Msg) *annotat
 		if !ok {
 			return nil
 		}
-		fields = append(embedded, fields...)
-		index = append(slices.Clone(path[:len(path)-1]), index...)
-		comps[i] = annotations.Component{Kind: annotations.Field, Text: c.Text, Fields: fields, FieldIndex: index}
+		comp.Fields = append(embedded, comp.Fields...)
+		comp.FieldIndex = append(slices.Clone(path[:len(path)-1]), comp.FieldIndex...)
+		comps[i] = comp
 	}
 	return &annotations.Msg{Type: n.Obj(), Components: comps, Pos: token.NoPos}
 }

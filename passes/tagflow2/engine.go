@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccvet/ccvet/annotations"
+	"github.com/ccvet/ccvet/internal/srcpos"
 	"github.com/ccvet/ccvet/passes/tagflow"
 	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
 	"golang.org/x/tools/go/analysis"
@@ -162,7 +163,7 @@ func (la *loopAnalysis) run() []tagflow.Finding {
 	la.header, la.region = nl.header, nl.blocks
 	la.locateSyncBases()
 
-	entry := newState(la.k)
+	entry := newState(la.k, la.fn.Prog.Fset)
 	la.initialParts(entry)
 	return la.solveAndCheck(entry)
 }
@@ -322,9 +323,10 @@ func (la *loopAnalysis) sortedFindings() []tagflow.Finding {
 		}
 		out = append(out, f)
 	}
+	fset := la.fn.Prog.Fset
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Pos != out[j].Pos {
-			return out[i].Pos < out[j].Pos
+			return srcpos.Less(fset, out[i].Pos, out[j].Pos)
 		}
 		if out[i].Cond != out[j].Cond {
 			return out[i].Cond < out[j].Cond
@@ -369,6 +371,9 @@ func (la *loopAnalysis) reportWitnessed(cond int, pos token.Pos, need witnessNee
 	}
 	key := findingKey{cond, pos, msg}
 	la.findings[key] = tagflow.Finding{Cond: cond, Pos: pos, Message: msg}
+	if o, ok := la.sum.witness.origin[need.msg]; ok {
+		need.msg = o
+	}
 	la.sum.witness.needs[key] = need
 }
 

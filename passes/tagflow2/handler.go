@@ -39,7 +39,7 @@ func (la *loopAnalysis) prepareHandler() {
 
 // handlerEntry is the state at a handler's entry.
 func (la *loopAnalysis) handlerEntry() *state {
-	entry := newState(la.k)
+	entry := newState(la.k, la.fn.Prog.Fset)
 	la.initialParts(entry)
 	entry.last = equalSet(la.k)
 	if p := la.receivedParam(); p != nil {

@@ -24,8 +24,19 @@ func (sm *summaries) scc(f *ssa.Function) int {
 	return -1
 }
 
+// sccMembers are the functions of f's component, in the order Tarjan's
+// algorithm met them (f alone if it is in none).
+func (sm *summaries) sccMembers(f *ssa.Function) []*ssa.Function {
+	c := sm.scc(f)
+	if c < 0 {
+		return []*ssa.Function{f}
+	}
+	return sm.sccFuncs[c]
+}
+
 func (sm *summaries) computeSCCs() {
 	sm.sccIndex = make(map[*ssa.Function]int)
+	sm.sccFuncs = nil
 	index := make(map[*ssa.Function]int)
 	low := make(map[*ssa.Function]int)
 	onStack := make(map[*ssa.Function]bool)
@@ -46,15 +57,18 @@ func (sm *summaries) computeSCCs() {
 			}
 		}
 		if low[f] == index[f] {
+			var members []*ssa.Function
 			for {
 				g := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 				onStack[g] = false
 				sm.sccIndex[g] = comp
+				members = append(members, g)
 				if g == f {
 					break
 				}
 			}
+			sm.sccFuncs = append(sm.sccFuncs, members)
 			comp++
 		}
 	}

@@ -1,9 +1,12 @@
 package tagflow2
 
 import (
+	"go/constant"
 	"go/token"
+	"go/types"
 	"maps"
 
+	"github.com/ccvet/ccvet/internal/srcpos"
 	"github.com/ccvet/ccvet/passes/tagflow2/lexrel"
 	"golang.org/x/tools/go/ssa"
 )
@@ -15,6 +18,8 @@ import (
 // the point is unreachable.
 type state struct {
 	k int
+	// fset orders the positions of unknownAt (see srcpos).
+	fset *token.FileSet
 	// partMask has bit i set when component i partitions states (see
 	// partKey).
 	partMask uint8
@@ -138,9 +143,10 @@ func sameEntry(a, b *entrySnapshot) bool {
 	return *a == *b
 }
 
-func newState(k int) *state {
+func newState(k int, fset *token.FileSet) *state {
 	return &state{
 		k:     k,
+		fset:  fset,
 		last:  lexrel.Top(k),
 		terms: make(map[termKey]term),
 		regs:  make(map[ssa.Value]ref),
@@ -188,7 +194,32 @@ func (s *state) setBool(l loc, v ssa.Value) {
 	if s.bools == nil {
 		s.bools = make(map[loc]ssa.Value)
 	}
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool {
+		// One constant per value, so that two paths that stored true
+		// join to true.
+		v = boolConst(constant.BoolVal(c.Value))
+	}
 	s.bools[l] = v
+}
+
+// The boolean constants the state records (see setBool).
+var (
+	constTrue  = ssa.NewConst(constant.MakeBool(true), types.Typ[types.Bool])
+	constFalse = ssa.NewConst(constant.MakeBool(false), types.Typ[types.Bool])
+)
+
+func boolConst(b bool) *ssa.Const {
+	if b {
+		return constTrue
+	}
+	return constFalse
+}
+
+// isPlainLocal reports whether l is a local variable of its function
+// whose address does not escape: only the function's own stores write it.
+func isPlainLocal(l loc) bool {
+	a, ok := l.base.(*ssa.Alloc)
+	return ok && !a.Heap && l.path == ""
 }
 
 // lattice is the semilattice of states for the monotone framework.
@@ -217,7 +248,7 @@ func (lattice) Merge(a, b *state) *state {
 	out.atEntry = joinEntry(a, b)
 	for i := range a.k {
 		out.cur[i] = a.cur[i].union(b.cur[i])
-		if b.unknownAt[i] != token.NoPos && (out.unknownAt[i] == token.NoPos || b.unknownAt[i] < out.unknownAt[i]) {
+		if b.unknownAt[i] != token.NoPos && (out.unknownAt[i] == token.NoPos || srcpos.Less(a.fset, b.unknownAt[i], out.unknownAt[i])) {
 			out.unknownAt[i] = b.unknownAt[i]
 		}
 	}

@@ -53,6 +53,11 @@ type summaries struct {
 	// sccIndex is the strongly connected component of the call graph
 	// each function is in (see scc.go).
 	sccIndex map[*ssa.Function]int
+	// sccFuncs are the functions of each component.
+	sccFuncs [][]*ssa.Function
+	// kindMapped caches the mappings with tag methods computed from the
+	// message's kind read as enum mappings (see methodmap.go).
+	kindMapped map[*annotations.Msg]*annotations.Msg
 	// fillers are the functions the fill pre-pass analysed (see fill.go).
 	fillers map[*ssa.Function]bool
 }
@@ -66,7 +71,8 @@ type handlerFunc struct {
 func newSummaries(ann *annotations.Annotations, pkg *ssa.Package) *summaries {
 	return &summaries{ann: ann, pkg: pkg, cache: make(map[*ssa.Function]*effect), witness: newWitnesses(), mailboxes: make(map[*annotations.Process][]mailboxField),
 		derived: make(map[*types.TypeName]*annotations.Msg), ifaceOf: make(map[*annotations.Msg]*annotations.Msg),
-		filled: make(map[*annotations.Process][]fillRounds), fillers: make(map[*ssa.Function]bool)}
+		filled: make(map[*annotations.Process][]fillRounds), fillers: make(map[*ssa.Function]bool),
+		kindMapped: make(map[*annotations.Msg]*annotations.Msg)}
 }
 
 // of is the effect of the call c.
@@ -109,18 +115,26 @@ var (
 )
 
 // function computes f's effect: what its own instructions do, joined with
-// its callees'. A cycle is solved by iteration: effects only grow.
+// its callees'. The functions of a cycle of calls (a strongly connected
+// component) share one effect, solved by iteration over all of them
+// (effects only grow): computing one member's alone would cache another
+// member's from a partial one, and which member ended up partial would
+// depend on which was asked for first.
 func (sm *summaries) function(f *ssa.Function) *effect {
 	if e, ok := sm.cache[f]; ok {
 		return e
 	}
 	e := &effect{known: true, fields: make(map[*types.Var]bool), vars: make(map[types.Object]bool)}
-	sm.cache[f] = e
+	members := sm.sccMembers(f)
+	for _, g := range members {
+		sm.cache[g] = e
+	}
 	for changed := true; changed; {
-		changed = false
 		before := len(e.fields) + len(e.vars)
 		comm := e.comm
-		sm.scan(f, e)
+		for _, g := range members {
+			sm.scan(g, e)
+		}
 		changed = len(e.fields)+len(e.vars) != before || comm != e.comm
 	}
 	return e

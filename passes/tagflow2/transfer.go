@@ -143,7 +143,7 @@ func (la *loopAnalysis) instr(s *state, instr ssa.Instruction) {
 // msgOf is the tag mapping of messages of type t (or pointers to them).
 func (la *loopAnalysis) msgOf(t types.Type) *annotations.Msg {
 	if m := la.ann.MsgOf(t); m != nil {
-		return m
+		return la.kindMapped(m)
 	}
 	return la.derivedMsg(t)
 }
@@ -941,8 +941,21 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 				if v, ok := s.bools[l]; ok && v != cond {
 					return la.branch(s, v, taken)
 				}
+				if isPlainLocal(l) {
+					// A flag of the function's own (entered := true): on
+					// this edge it holds the value taken, until written.
+					out := s.clone()
+					out.setBool(l, boolConst(taken))
+					return out
+				}
 			}
 		}
+	case *ssa.Const:
+		// A flag known to hold a constant: the other edge is not taken.
+		if c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) != taken {
+			return nil
+		}
+		return s
 	case *ssa.BinOp:
 		op, ok := tokenRel[c.Op]
 		if !ok {

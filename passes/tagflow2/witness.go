@@ -36,13 +36,18 @@ type witnesses struct {
 	sent  map[*annotations.Msg][]sentTag
 	sites map[token.Pos]bool // sends whose message was recorded
 	needs map[findingKey]witnessNeed
+	// origin maps a mapping whose tag methods were read as enum mappings
+	// (see methodmap.go) to the directive's: sends and needs are keyed
+	// by the latter.
+	origin map[*annotations.Msg]*annotations.Msg
 }
 
 func newWitnesses() *witnesses {
 	return &witnesses{
-		sent:  make(map[*annotations.Msg][]sentTag),
-		sites: make(map[token.Pos]bool),
-		needs: make(map[findingKey]witnessNeed),
+		sent:   make(map[*annotations.Msg][]sentTag),
+		sites:  make(map[token.Pos]bool),
+		needs:  make(map[findingKey]witnessNeed),
+		origin: make(map[*annotations.Msg]*annotations.Msg),
 	}
 }
 
@@ -51,6 +56,9 @@ func (w *witnesses) recordSend(pos token.Pos, t term) {
 	w.sites[pos] = true
 	if t.msg == nil {
 		return
+	}
+	if o, ok := w.origin[t.msg]; ok {
+		t.msg = o
 	}
 	tag := sentTag(t.consts.all())
 	for _, old := range w.sent[t.msg] {
