@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // PID is the identity of a process: 0, 1, ..., n-1 for a run of n processes.
@@ -286,6 +287,9 @@ type Position struct {
 	RoundName string // the Name of that round
 	Halted    bool   // the process has finished
 	Waiting   bool   // the process waits for a call to return
+	// Idle is set for a Tagger whose tag is ahead of the step's: it
+	// jumped over the step's round, sends nothing and is not updated.
+	Idle bool
 }
 
 func (p Position) String() string {
@@ -295,6 +299,9 @@ func (p Position) String() string {
 	s := fmt.Sprintf("%d:%s[%d].%s", p.Depth, p.Machine, p.Phase, p.RoundName)
 	if p.Waiting {
 		s += " (waiting)"
+	}
+	if p.Idle {
+		s += " (idle)"
 	}
 	return s
 }
@@ -394,6 +401,10 @@ type frame struct {
 	// The phase and round of the last round the frame ran: for a frame
 	// below the top, the round whose Update called the frame above.
 	ranPhase, ranRound int
+	// For a Tagger, the machine and its tag; round is the tag's last
+	// component and phase stays 0.
+	tagger Tagger
+	tag    Tag
 }
 
 // A call is one synchronized machine call (the INIT and RETURN rules of
@@ -491,11 +502,28 @@ func (ex *executor) push(p *proc, m Machine, k *call) error {
 		c.err.Func = "Rounds"
 		return c.err
 	}
-	p.stack = append(p.stack, frame{m: m, typ: reflect.TypeOf(m), name: name, rounds: rounds, call: k})
+	tg, _ := m.(Tagger)
+	p.stack = append(p.stack, frame{m: m, typ: reflect.TypeOf(m), name: name, rounds: rounds, call: k, tagger: tg})
+	if tg != nil && k != nil {
+		c.pos = Position{Depth: len(p.stack) - 1, Machine: name, RoundName: rounds[0].Name}
+		c.mode = modeNone
+		c.err = nil
+		c.fail("a Tagger is called; machines aligned by tag are root machines")
+		c.err.Func = "Call"
+		return c.err
+	}
 	if in, ok := m.(Initer); ok {
 		c.pos = p.stack[len(p.stack)-1].position(len(p.stack) - 1)
 		c.mode = modeInit
 		in.Init(c)
+		c.mode = modeNone
+		if c.err != nil {
+			return c.err
+		}
+	}
+	if tg != nil && !m.Halted() {
+		c.mode = modeInit
+		ex.retag(p, &p.stack[len(p.stack)-1], nil)
 		c.mode = modeNone
 		if c.err != nil {
 			return c.err
@@ -566,7 +594,7 @@ func sameStack(a, b []frame) bool {
 		return false
 	}
 	for i := len(a) - 1; i >= 0; i-- {
-		if a[i].typ != b[i].typ || a[i].phase != b[i].phase || a[i].round != b[i].round {
+		if a[i].typ != b[i].typ || a[i].phase != b[i].phase || a[i].round != b[i].round || !slices.Equal(a[i].tag, b[i].tag) {
 			return false
 		}
 	}
@@ -588,9 +616,11 @@ func (ex *executor) runStep() error {
 	return ex.advance()
 }
 
-// positions computes the positions and groups of the step.
+// positions computes the positions and groups of the step. A Tagger
+// ahead of the lowest tag is idle (see Tagger).
 func (ex *executor) positions() {
 	ex.reps = ex.reps[:0]
+	low := ex.lowestTag()
 	for i := range ex.procs {
 		p := &ex.procs[i]
 		ex.stack[i] = ex.stack[i][:0]
@@ -610,6 +640,10 @@ func (ex *executor) positions() {
 		ex.pos[i] = ex.stack[i][len(p.stack)-1]
 		if p.wait != nil {
 			ex.pos[i].Waiting = true
+			continue
+		}
+		if f := &p.stack[0]; len(p.stack) == 1 && f.tagger != nil && f.tag.Compare(low) != 0 {
+			ex.pos[i].Idle = true
 			continue
 		}
 		for g, r := range ex.reps {
@@ -768,13 +802,19 @@ func (ex *executor) advance() error {
 			continue
 		}
 		top := &p.stack[len(p.stack)-1]
+		c := &p.ctx
+		if top.tagger != nil {
+			if err := ex.advanceTagged(p, top); err != nil {
+				return err
+			}
+			continue
+		}
 		top.ranPhase, top.ranRound = top.phase, top.round
 		top.round++
 		if top.round == len(top.rounds) {
 			top.round = 0
 			top.phase++
 		}
-		c := &p.ctx
 		k := ex.calls[p.group]
 		if m := c.call; m != nil {
 			c.call = nil

@@ -98,6 +98,9 @@ func NewSystem(procs []Machine) (*System, error) {
 		if m == nil {
 			return nil, fmt.Errorf("compho: process %d: nil machine", i)
 		}
+		if _, ok := m.(Tagger); ok {
+			return nil, errTaggerSystem(i, m)
+		}
 		if err := s.ex.push(&s.ex.procs[i], m, nil); err != nil {
 			return nil, err
 		}
@@ -521,6 +524,9 @@ func (s *Starter) Start(p PID, m Machine) (*System, error) {
 	}
 	if m == nil {
 		return nil, fmt.Errorf("compho: process %d: nil machine", p)
+	}
+	if _, ok := m.(Tagger); ok {
+		return nil, errTaggerSystem(int(p), m)
 	}
 	ex := s.sys.ex
 	pr := &ex.procs[p]
