@@ -36,6 +36,10 @@ type loopGen struct {
 	// (at the end of the body, or on every path through it), so a
 	// continue would skip it.
 	lateIncrease bool
+	// tagged: the loop jumps to a later phase (jump.go), so its machine
+	// is a compho.Tagger; jumpAt is the first jump.
+	tagged bool
+	jumpAt token.Pos
 	outer        *annotations.Loop // the loop that calls this one, if it is a nested machine
 	calls        *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
 	calledCtor   string            // the constructor of the machine it calls
@@ -170,6 +174,7 @@ func (g *loopGen) run() ([]byte, map[string]string, error) {
 		g.checkChannels,
 		g.split,
 		g.checkPhase,
+		g.findJumps,
 		g.checkHelpers,
 		g.branches,
 		g.sends,
@@ -1135,6 +1140,10 @@ func (g *loopGen) targetsLoop(top ast.Stmt, b *ast.BranchStmt) bool {
 // are no-ops, their round test fails); break and return halt the machine.
 func (g *loopGen) branches() error {
 	stmts := append(append([]ast.Stmt{}, g.prologue...), g.postLoop...)
+	inLast := make(map[ast.Stmt]bool) // the statements of the last round's update, which ends the iteration already
+	for _, s := range g.updateOf(len(g.rounds) - 1) {
+		inLast[s] = true
+	}
 	for _, r := range g.rounds {
 		stmts = append(stmts, forkStmts(r, false)...)
 		stmts = append(stmts, r.send...)
@@ -1163,7 +1172,14 @@ func (g *loopGen) branches() error {
 							g.round.Enum.Consts[0].Name(), lineOf(g.fset, g.rotated.Pos()), g.round.Enum.Consts[0].Name())
 						return false
 					}
-					g.replace(n.Pos(), n.End(), "return")
+					if g.tagged && !inLast[top] {
+						// The rounds are run by tag: the next
+						// iteration starts now, not after the
+						// remaining rounds.
+						g.replace(n.Pos(), n.End(), g.mName+".endPhase()\nreturn")
+					} else {
+						g.replace(n.Pos(), n.End(), "return")
+					}
 				} else {
 					g.replace(n.Pos(), n.End(), g.haltText()+"\nreturn")
 				}

@@ -293,3 +293,28 @@ func TestNestedNet(t *testing.T) {
 		t.Error("no inner loop ran")
 	}
 }
+
+func TestTagWhere(t *testing.T) {
+	for _, tc := range []struct {
+		tag  compho.Tag
+		want string
+	}{
+		{nil, ""},
+		{compho.Tag{2}, "0.2"},
+		{compho.Tag{3, 1}, "3.1"},
+		{compho.Tag{4, 2, 1}, "4.0/2.1"},
+	} {
+		if got := lockstep.TagWhere(tc.tag).String(); got != tc.want {
+			t.Errorf("TagWhere(%v) = %q, want %q", tc.tag, got, tc.want)
+		}
+	}
+	// The order of the positions is the order of the tags.
+	tags := []compho.Tag{{1, 0, 2}, {1, 1, 0}, {2, 0, 0}, {1, 0, 1}}
+	for _, a := range tags {
+		for _, b := range tags {
+			if got, want := lockstep.TagWhere(a).Compare(lockstep.TagWhere(b)), a.Compare(b); got != want {
+				t.Errorf("TagWhere(%v).Compare(lockstep.TagWhere(%v)) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
