@@ -38,16 +38,16 @@ type loopGen struct {
 	lateIncrease bool
 	// tagged: the loop jumps to a later phase (jump.go), so its machine
 	// is a compho.Tagger; jumpAt is the first jump.
-	tagged bool
-	jumpAt token.Pos
-	outer        *annotations.Loop // the loop that calls this one, if it is a nested machine
-	calls        *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
-	calledCtor   string            // the constructor of the machine it calls
-	calledFn     *ast.FuncDecl     // the function of the loop it calls
-	calledAt     string            // the position of that loop
-	forStmt      *ast.ForStmt      // the loop, if a for statement
-	rangeStmt    *ast.RangeStmt    // the loop, if a range over an integer
-	label        string            // the loop's label, if any
+	tagged     bool
+	jumpAt     token.Pos
+	outer      *annotations.Loop // the loop that calls this one, if it is a nested machine
+	calls      *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
+	calledCtor string            // the constructor of the machine it calls
+	calledFn   *ast.FuncDecl     // the function of the loop it calls
+	calledAt   string            // the position of that loop
+	forStmt    *ast.ForStmt      // the loop, if a for statement
+	rangeStmt  *ast.RangeStmt    // the loop, if a range over an integer
+	label      string            // the loop's label, if any
 
 	preLoop  []ast.Stmt // statements of the function before the loop
 	postLoop []ast.Stmt // statements of the function after the loop: endLoop
