@@ -323,6 +323,12 @@ type Config[M Machine] struct {
 	MaxSteps int
 	// Observers are called after every step, in order.
 	Observers []Observer[M]
+	// ByIteration runs Taggers as other machines, every process in the
+	// same pass of its round table at each step, whatever its tag: a
+	// message of a later tag then reaches a process that is behind in the
+	// same pass, where its jump takes it (see Tagger). By default Taggers
+	// are aligned by tag.
+	ByIteration bool
 }
 
 // A Result summarizes a run.
@@ -358,6 +364,7 @@ func Run[M Machine](procs []M, cfg Config[M]) (Result, error) {
 		adv = NoLoss()
 	}
 	ex := newExecutor(len(procs), adv)
+	ex.byIteration = cfg.ByIteration
 	for i, m := range procs {
 		if Machine(m) == nil {
 			return Result{}, fmt.Errorf("compho: process %d: nil machine", i)
@@ -428,15 +435,16 @@ type proc struct {
 }
 
 type executor struct {
-	n     int
-	adv   Adversary
-	procs []proc
-	step  int
-	pos   []Position
-	stack [][]Position // the stack of each process at the start of the step
-	reps  []int        // a representative process of each group
-	calls []*call      // the call made by each group in the current step, if any
-	ready []*call      // calls whose machines have all halted, to return
+	byIteration bool // Config.ByIteration
+	n           int
+	adv         Adversary
+	procs       []proc
+	step        int
+	pos         []Position
+	stack       [][]Position // the stack of each process at the start of the step
+	reps        []int        // a representative process of each group
+	calls       []*call      // the call made by each group in the current step, if any
+	ready       []*call      // calls whose machines have all halted, to return
 
 	senders   []PID
 	cand      []int // cand[p] == token: p is a candidate sender of the current receiver
@@ -502,7 +510,10 @@ func (ex *executor) push(p *proc, m Machine, k *call) error {
 		c.err.Func = "Rounds"
 		return c.err
 	}
-	tg, _ := m.(Tagger)
+	var tg Tagger
+	if !ex.byIteration {
+		tg, _ = m.(Tagger)
+	}
 	p.stack = append(p.stack, frame{m: m, typ: reflect.TypeOf(m), name: name, rounds: rounds, call: k, tagger: tg})
 	if tg != nil && k != nil {
 		c.pos = Position{Depth: len(p.stack) - 1, Machine: name, RoundName: rounds[0].Name}
@@ -594,6 +605,13 @@ func sameStack(a, b []frame) bool {
 		return false
 	}
 	for i := len(a) - 1; i >= 0; i-- {
+		if a[i].tagger != nil && b[i].tagger != nil {
+			// Aligned by tag: the passes they made do not matter.
+			if a[i].typ != b[i].typ || !slices.Equal(a[i].tag, b[i].tag) {
+				return false
+			}
+			continue
+		}
 		if a[i].typ != b[i].typ || a[i].phase != b[i].phase || a[i].round != b[i].round || !slices.Equal(a[i].tag, b[i].tag) {
 			return false
 		}
@@ -620,6 +638,15 @@ func (ex *executor) runStep() error {
 // ahead of the lowest tag is idle (see Tagger).
 func (ex *executor) positions() {
 	ex.reps = ex.reps[:0]
+	// The tags are read again: a System's user may have changed the
+	// machines between steps.
+	for i := range ex.procs {
+		p := &ex.procs[i]
+		if len(p.stack) == 1 && p.stack[0].tagger != nil {
+			f := &p.stack[0]
+			f.tag = append(slices.Clone(f.tagger.Tag()), f.round)
+		}
+	}
 	low := ex.lowestTag()
 	for i := range ex.procs {
 		p := &ex.procs[i]
@@ -803,12 +830,12 @@ func (ex *executor) advance() error {
 		}
 		top := &p.stack[len(p.stack)-1]
 		c := &p.ctx
-		if top.tagger != nil {
-			if err := ex.advanceTagged(p, top); err != nil {
-				return err
-			}
-			continue
+		if top.tagger != nil && c.call != nil {
+			c.fail("Call from a Tagger; machines aligned by tag do not call machines")
+			c.err.Func = "Update"
+			return c.err
 		}
+		prev := top.tag
 		top.ranPhase, top.ranRound = top.phase, top.round
 		top.round++
 		if top.round == len(top.rounds) {
@@ -826,6 +853,9 @@ func (ex *executor) advance() error {
 			continue
 		}
 		ex.settle(p)
+		if err := ex.afterUpdate(p, top, prev); err != nil {
+			return err
+		}
 		if k != nil && p.wait == nil && len(p.stack) > 0 {
 			// Its machine goes on after the call, like the callers'.
 			k.members = append(k.members, i)

@@ -1,38 +1,43 @@
 package compho
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// A Tagger is a Machine whose rounds are numbered by the synchronization
+// A Tagger is a Machine whose phases are numbered by the synchronization
 // tag of the asynchronous code it was generated from, rather than by
 // counting passes over its round table: a machine whose process can jump
-// to a later phase or round (condition IV of the paper: a process that
-// receives a message of a later tag moves to that tag).
+// to a later phase (condition IV of the paper: a process that receives a
+// message of a later tag moves to that tag), or whose phase increases
+// differently on different paths, so that the processes of a run can be
+// in different phases at the same pass.
 //
-// Run aligns the Taggers of a run by tag: in each step only the processes
-// whose tag is the lowest of the running Taggers execute, the round of
-// their round table that the last component of the tag names; the others
-// are ahead (they jumped over the rounds in between) and are idle: they
-// send nothing and their Update is not called, which is the reduction of
+// Run aligns the Taggers of a run by tag (unless Config.ByIteration is
+// set): the position of a process is its tag, the phase components of
+// Tag followed by the index of its round in the round table, and in each
+// step only the processes at the lowest position run; the others are
+// ahead (they jumped over the rounds in between) and are idle: they send
+// nothing and their Update is not called, which is the reduction of
 // Theorem 1 (a process has no action in a layer it skips, so the layer is
 // one in which it sends nothing, hears nothing and does not change its
 // state; calling its Update with an empty mailbox would run code the
 // asynchronous process never runs, such as a timeout's round change).
-// Steps in which no process would run are not executed.
+// Positions at which no process is are not executed.
 //
-// After each Update of a Tagger that has not halted, its tag must have
-// increased (condition I); otherwise Run returns a *ProtocolError.
+// The round index moves on as for other machines (one round per step,
+// back to 0 after the last), so after each Update of a Tagger that has not
+// halted, the phase returned by Tag must have increased when the index
+// went back to 0 (condition I); otherwise Run returns a *ProtocolError.
 // Taggers are root machines: a Tagger may neither call a machine nor be
-// called. A System (exploration) does not accept them.
+// called. A System runs them aligned by iteration, as other machines: an
+// exploration may abstract the phase counters, which a tag order would
+// not survive.
 type Tagger interface {
 	Machine
-	// Tag returns the tag of the process's state: the phase components
-	// in lexicographic order, then the index in the round table of the
-	// round the process executes next. It must not be empty.
+	// Tag returns the phase of the process's state: the phase components
+	// of its tag, in lexicographic order. It must not be empty.
 	Tag() Tag
 }
 
@@ -55,22 +60,20 @@ func (t Tag) String() string {
 	return "(" + strings.Join(parts, ",") + ")"
 }
 
-// retag reads the tag of the tagged frame f and sets its round from it.
-// prev, if not nil, is the tag before the frame's Update: the new one
-// must be greater.
+// retag reads the phase of the tagged frame f and sets its tag: the
+// phase, then the round index. prev, if not nil, is the tag before the
+// frame's Update: the new one must be greater.
 func (ex *executor) retag(p *proc, f *frame, prev Tag) {
-	t := f.tagger.Tag()
+	ph := f.tagger.Tag()
 	c := &p.ctx
+	t := append(slices.Clone(ph), f.round)
 	switch {
-	case len(t) == 0:
-		c.fail("empty tag (a Tagger's tag ends with the index of its round)")
-	case t[len(t)-1] < 0 || t[len(t)-1] >= len(f.rounds):
-		c.fail("tag %v names round %d, out of the round table [0, %d)", t, t[len(t)-1], len(f.rounds))
+	case len(ph) == 0:
+		c.fail("empty tag (Tag returns the phase components of the tag)")
 	case prev != nil && t.Compare(prev) <= 0:
-		c.fail("tag %v after the Update, not greater than %v before it (condition I: a tag only increases)", t, prev)
+		c.fail("tag %v after the Update, not greater than %v before it (condition I: a tag only increases; the phase must increase when the round table starts again)", t, prev)
 	default:
-		f.tag = slices.Clone(t)
-		f.round = t[len(t)-1]
+		f.tag = t
 	}
 }
 
@@ -90,27 +93,13 @@ func (ex *executor) lowestTag() Tag {
 	return low
 }
 
-// errTaggerSystem is returned by NewSystem and Starter.Start for a Tagger.
-func errTaggerSystem(p int, m Machine) error {
-	return fmt.Errorf("compho: process %d: %T is a Tagger (its rounds are aligned by tag), which a System does not run; run it with Run", p, m)
-}
-
-// advanceTagged moves the Tagger top of process p on after its Update:
-// its next round is the one its new tag names, which must be greater
-// than the tag it ran at.
-func (ex *executor) advanceTagged(p *proc, top *frame) error {
+// afterUpdate re-reads the tag of process p's Tagger top frame, if it
+// has one, after its Update and the advance of its round index.
+func (ex *executor) afterUpdate(p *proc, top *frame, prev Tag) error {
+	if top.tagger == nil || len(p.stack) == 0 {
+		return nil // not a Tagger, or halted
+	}
 	c := &p.ctx
-	top.ranPhase, top.ranRound = top.phase, top.round
-	if c.call != nil {
-		c.fail("Call from a Tagger; machines aligned by tag do not call machines")
-		c.err.Func = "Update"
-		return c.err
-	}
-	prev := top.tag
-	ex.settle(p)
-	if len(p.stack) == 0 {
-		return nil // halted
-	}
 	c.mode = modeUpdate
 	ex.retag(p, top, prev)
 	c.mode = modeNone
@@ -120,8 +109,10 @@ func (ex *executor) advanceTagged(p *proc, top *frame) error {
 	return nil
 }
 
-// Tag returns the tag of process p in this step if its machine is a
-// Tagger (see Tagger), and nil otherwise. The result must not be
+// Tag returns the tag of process p in this step (its phase, then its
+// round index) if its machine is a Tagger aligned by tag (see Tagger),
+// and nil otherwise. For an adversary, it is the tag of the step's round;
+// for an observer, the tag the process has after the step. The result must not be
 // modified.
 func (s Step) Tag(p PID) Tag {
 	if s.ex == nil || p < 0 || int(p) >= s.ex.n {

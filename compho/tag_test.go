@@ -18,11 +18,10 @@ type jumper struct {
 	last         int
 	jumps        map[int]int // phase -> phase it jumps to from its round B
 	log          []string
-	tagBack      bool // after its first update, report a lower tag
-	badRound     bool // after its first update, name a round out of the table
+	stay         bool // never increase the phase
 }
 
-func (m *jumper) Tag() Tag { return Tag{m.phase, m.round} }
+func (m *jumper) Tag() Tag { return Tag{m.phase} }
 
 func (m *jumper) Halted() bool { return m.phase >= m.last }
 
@@ -38,17 +37,13 @@ func (m *jumper) Rounds() []Round {
 				}
 				m.log = append(m.log, fmt.Sprintf("s%d %d%s[%s]", c.Step(), m.phase, name, strings.Join(heard, " ")))
 				switch {
-				case m.tagBack:
-					m.round = 0
-				case m.badRound:
-					m.round = 2
 				case m.round == 0:
 					m.round = 1
 				default:
 					m.round = 0
 					if to, ok := m.jumps[m.phase]; ok {
 						m.phase = to
-					} else {
+					} else if !m.stay {
 						m.phase++
 					}
 				}
@@ -144,10 +139,8 @@ func TestTaggerErrors(t *testing.T) {
 		m    *jumper
 		want string
 	}{
-		{"tag back", &jumper{last: 2, tagBack: true},
-			`compho: step 0: process 1: *compho.jumper phase 0 round 0 ("A") Update: tag (0,0) after the Update, not greater than (0,0) before it (condition I: a tag only increases)`},
-		{"bad round", &jumper{last: 2, badRound: true},
-			`compho: step 0: process 1: *compho.jumper phase 0 round 0 ("A") Update: tag (0,2) names round 2, out of the round table [0, 2)`},
+		{"phase kept", &jumper{last: 2, stay: true},
+			`compho: step 1: process 1: *compho.jumper phase 0 round 1 ("B") Update: tag (0,0) after the Update, not greater than (0,1) before it (condition I: a tag only increases; the phase must increase when the round table starts again)`},
 	} {
 		_, err := Run([]*jumper{{last: 2}, tc.m}, Config[*jumper]{})
 		var pe *ProtocolError
@@ -155,12 +148,50 @@ func TestTaggerErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %s", tc.name, err, tc.want)
 		}
 	}
-	if _, err := NewSystem([]Machine{&jumper{last: 1}}); err == nil || err.Error() != "compho: process 0: *compho.jumper is a Tagger (its rounds are aligned by tag), which a System does not run; run it with Run" {
-		t.Errorf("NewSystem: %v", err)
-	}
 	caller := once(Round{Name: "C", Update: func(c *Ctx, _ Mailbox) { c.Call(&jumper{last: 1}) }})
 	_, err := Run([]Machine{caller}, Config[Machine]{})
 	if err == nil || err.Error() != `compho: step 0: process 0: *compho.jumper phase 0 round 0 ("A") Call: a Tagger is called; machines aligned by tag are root machines` {
 		t.Errorf("Tagger called: %v", err)
+	}
+}
+
+// TestTaggerByIteration checks that Config.ByIteration runs Taggers as
+// other machines: process 1, which jumps from phase 0 to phase 3, runs
+// every step, in the pass the others are in, and hears them.
+// A System runs them so too, whatever its HO sets.
+func TestTaggerByIteration(t *testing.T) {
+	ms := []*jumper{{last: 4}, {last: 4, jumps: map[int]int{0: 3}}, {last: 4}}
+	if _, err := Run(ms, Config[*jumper]{ByIteration: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"s0 0A[0:0 A 1:0 A 2:0 A]", "s1 0B[0:0 B 1:0 B 2:0 B]", "s2 3A[0:1 A 1:3 A 2:1 A]", "s3 3B[0:1 B 1:3 B 2:1 B]"}
+	if !slices.Equal(ms[1].log, want) {
+		t.Errorf("process 1 heard\n%q\nwant\n%q", ms[1].log, want)
+	}
+	sm := []*jumper{{last: 4}, {last: 4, jumps: map[int]int{0: 3}}, {last: 4}}
+	sys, err := NewSystem([]Machine{sm[0], sm[1], sm[2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !sys.Done() {
+		_, running, err := sys.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, r := range running {
+			if r {
+				if _, err := sys.Update(PID(p), SetOf(0, 1, 2)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := sys.Finish(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p := range sm {
+		if !slices.Equal(sm[p].log, ms[p].log) {
+			t.Errorf("process %d: System %q, Run %q", p, sm[p].log, ms[p].log)
+		}
 	}
 }

@@ -18,9 +18,9 @@ import (
 // machine is a compho.Tagger: compho runs the rounds in the order of the
 // tags, and a process that jumped ahead is idle (sends nothing, is not
 // updated) in the rounds it skipped, as in the reduction of Theorem 1.
-// The machine's phases are then its tags, not its iterations, so a
-// continue ends the iteration at once (endPhase) instead of letting the
-// rounds after it run as no-ops.
+// Its round index is compho's, as for other machines: a process that
+// continues runs the rounds left in the iteration as no-ops, at its
+// phase, before the next iteration starts.
 
 // findJumps sets g.tagged if the loop jumps: a phase variable assigned
 // something other than a constant or an increase of itself, in the loop
@@ -71,35 +71,15 @@ func (g *loopGen) varExpr(v *annotations.SyncVar) string {
 	return v.Name
 }
 
-// emitTag writes the Tag method of a tagged machine: the phase variables,
-// then the index of the round the round variable names (-1, which compho
-// reports, for a value that is no round of the table).
+// emitTag writes the Tag method of a tagged machine: the phase
+// variables (compho adds the index of the round).
 func (g *loopGen) emitTag(b *bytes.Buffer) {
-	var comps []string
-	var names []string
+	var comps, names []string
 	for _, ph := range g.phases {
 		comps = append(comps, "int("+g.varExpr(ph)+")")
 		names = append(names, ph.Name)
 	}
-	var body strings.Builder
-	if g.single {
-		fmt.Fprintf(&body, "return compho.Tag{%s, 0}", strings.Join(comps, ", "))
-	} else {
-		qual := g.qualifier()
-		body.WriteString("r := -1\n")
-		fmt.Fprintf(&body, "switch %s {\n", g.roundExpr())
-		for i, r := range g.rounds {
-			cname := r.c.Name()
-			if r.c.Pkg() != g.u.pass.Pkg {
-				cname = qual(r.c.Pkg()) + "." + cname
-			}
-			fmt.Fprintf(&body, "case %s:\nr = %d\n", cname, i)
-		}
-		body.WriteString("}\n")
-		fmt.Fprintf(&body, "return compho.Tag{%s, r}", strings.Join(comps, ", "))
-		names = append(names, "the index of "+g.round.Name)
-	}
-	doc := fmt.Sprintf("Tag returns the tag of the process, (%s) (compho.Tagger): the loop\n// jumps to a later phase at %s, so compho runs the rounds in the order of the\n// tags and the process is idle in the rounds it jumps over.",
+	doc := fmt.Sprintf("Tag returns the phase of the process, (%s) (compho.Tagger): the loop\n// jumps to a later phase at %s, so compho runs the rounds in the order of the\n// tags and the process is idle in the rounds it jumps over.",
 		strings.Join(names, ", "), lineOf(g.fset, g.jumpAt))
-	g.method(b, doc, "Tag() compho.Tag", body.String())
+	g.method(b, doc, "Tag() compho.Tag", fmt.Sprintf("return compho.Tag{%s}", strings.Join(comps, ", ")))
 }

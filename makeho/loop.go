@@ -1140,10 +1140,6 @@ func (g *loopGen) targetsLoop(top ast.Stmt, b *ast.BranchStmt) bool {
 // are no-ops, their round test fails); break and return halt the machine.
 func (g *loopGen) branches() error {
 	stmts := append(append([]ast.Stmt{}, g.prologue...), g.postLoop...)
-	inLast := make(map[ast.Stmt]bool) // the statements of the last round's update, which ends the iteration already
-	for _, s := range g.updateOf(len(g.rounds) - 1) {
-		inLast[s] = true
-	}
 	for _, r := range g.rounds {
 		stmts = append(stmts, forkStmts(r, false)...)
 		stmts = append(stmts, r.send...)
@@ -1172,14 +1168,7 @@ func (g *loopGen) branches() error {
 							g.round.Enum.Consts[0].Name(), lineOf(g.fset, g.rotated.Pos()), g.round.Enum.Consts[0].Name())
 						return false
 					}
-					if g.tagged && !inLast[top] {
-						// The rounds are run by tag: the next
-						// iteration starts now, not after the
-						// remaining rounds.
-						g.replace(n.Pos(), n.End(), g.mName+".endPhase()\nreturn")
-					} else {
-						g.replace(n.Pos(), n.End(), "return")
-					}
+					g.replace(n.Pos(), n.End(), "return")
 				} else {
 					g.replace(n.Pos(), n.End(), g.haltText()+"\nreturn")
 				}
