@@ -387,7 +387,7 @@ func TestMainErrors(t *testing.T) {
 // detector when CCVET_SLOW_TESTS=1.
 func TestGeneratedSmall(t *testing.T) {
 	gen, _ := filepath.Abs(filepath.Join("testdata", "gen"))
-	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform", "selfindex", "heights", "helpersend", "rotated", "onevar", "earlyentry", "rangeslice", "recvhelper", "tmjump"}
+	pkgs := []string{"leaderonly", "paramtable", "fieldtable", "recvmethod", "plainrecv", "funcform", "selfindex", "heights", "helpersend", "rotated", "onevar", "earlyentry", "rangeslice", "recvhelper", "tmjump", "raftdown"}
 	// funcform keeps its tag and its state in local variables, which the
 	// differential test cannot read while the asynchronous code runs;
 	// plainrecv has the same plain reception loops on a process struct.
