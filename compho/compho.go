@@ -323,6 +323,10 @@ type Config[M Machine] struct {
 	MaxSteps int
 	// Observers are called after every step, in order.
 	Observers []Observer[M]
+	// Start, if not nil, is called once every machine has started (after
+	// their Inits), before the first step, with Step.Index 0; an error
+	// stops the run.
+	Start Observer[M]
 	// ByIteration runs Taggers as other machines, every process in the
 	// same pass of its round table at each step, whatever its tag: a
 	// message of a later tag then reaches a process that is behind in the
@@ -373,6 +377,12 @@ func Run[M Machine](procs []M, cfg Config[M]) (Result, error) {
 			return ex.result(), err
 		}
 		ex.settle(&ex.procs[i])
+	}
+	if cfg.Start != nil {
+		ex.positions()
+		if err := cfg.Start(Step{ex: ex}, procs); err != nil {
+			return ex.result(), fmt.Errorf("compho: start: %w", err)
+		}
 	}
 	for ex.running() {
 		if ex.step >= maxSteps {

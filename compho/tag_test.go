@@ -195,3 +195,30 @@ func TestTaggerByIteration(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigStart checks that Config.Start sees the machines once, after
+// their Inits and before the first step.
+func TestConfigStart(t *testing.T) {
+	var seen []string
+	m := &fm{rs: []Round{{Name: "R"}}}
+	inited := false
+	m.init = func(*Ctx) { inited = true }
+	m.halted = func() bool { return len(seen) > 1 }
+	_, err := Run([]*fm{m}, Config[*fm]{
+		Start: func(s Step, _ []*fm) error {
+			seen = append(seen, fmt.Sprintf("start %d %v", s.Index, inited))
+			return nil
+		},
+		Observers: []Observer[*fm]{func(s Step, _ []*fm) error { seen = append(seen, fmt.Sprintf("step %d", s.Index)); return nil }},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"start 0 true", "step 0", "step 1"}; !slices.Equal(seen, want) {
+		t.Errorf("seen %q, want %q", seen, want)
+	}
+	_, err = Run([]*fm{{rs: []Round{{Name: "R"}}}}, Config[*fm]{Start: func(Step, []*fm) error { return errors.New("no") }})
+	if err == nil || err.Error() != "compho: start: no" {
+		t.Errorf("Start error: %v", err)
+	}
+}
