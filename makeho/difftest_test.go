@@ -71,3 +71,20 @@ func TestDiffTest(t *testing.T) {
 	goCmd(t, dir, "vet", "tmjump")
 	goCmd(t, dir, testArgs(t, "-run", "TestDiffProcRun", "tmjump")...)
 }
+
+// TestHandlerNote checks that a package in handler style, which gets no
+// machine, is noted with its first handler.
+func TestHandlerNote(t *testing.T) {
+	td, _ := filepath.Abs("testdata")
+	res, err := makeho.Generate(makeho.Options{Patterns: []string{"handlers"}, Dir: td, Env: gopathEnv(td)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 || len(res.Diagnostics) > 0 || len(res.Files) > 0 {
+		t.Fatalf("errors %v, refusals %v, %d files", res.Errors, short(res.Diagnostics), len(res.Files))
+	}
+	want := "testdata/src/handlers/handlers.go:29:16: makeho: no machine for package handlers: it has no //sync:tag loop, and make-HO does not translate its 1 //sync:handler method(s) (handler style, the first Step); write the protocol as a loop tagged //sync:tag to get a machine"
+	if len(res.Notes) != 1 || res.Notes[0].String() != want {
+		t.Errorf("notes %v, want %s", res.Notes, want)
+	}
+}

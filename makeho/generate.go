@@ -33,6 +33,7 @@ func refuse(pos token.Pos, format string, args ...any) *refusal {
 // records why the others got none.
 func (u *unit) generate(res *Result, findings []finding, opts Options, files map[string]*File) {
 	outDir := opts.OutDir
+	u.handlerNote(res)
 	fset := u.pass.Fset
 	diag := func(pos token.Pos, msg string) {
 		res.Diagnostics = append(res.Diagnostics, Diagnostic{Posn: fset.Position(pos), Message: msg})
@@ -290,4 +291,29 @@ func exported(s string) string {
 func lineOf(fset *token.FileSet, pos token.Pos) string {
 	p := fset.Position(pos)
 	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+}
+
+// handlerNote notes a package of //sync:handler methods without tagged
+// loops, which would otherwise get nothing, silently.
+func (u *unit) handlerNote(res *Result) {
+	if len(u.ann.Loops) > 0 {
+		return
+	}
+	var first *types.Func
+	n := 0
+	for fn := range u.ann.Handlers {
+		if fn.Pkg() != u.pass.Pkg {
+			continue
+		}
+		n++
+		if first == nil || fn.Pos() < first.Pos() {
+			first = fn
+		}
+	}
+	if first == nil {
+		return
+	}
+	res.Notes = append(res.Notes, Diagnostic{Posn: u.pass.Fset.Position(first.Pos()), Message: fmt.Sprintf(
+		"no machine for package %s: it has no //sync:tag loop, and make-HO does not translate its %d //sync:handler method(s) (handler style, the first %s); write the protocol as a loop tagged //sync:tag to get a machine",
+		u.pass.Pkg.Name(), n, first.Name())})
 }

@@ -337,7 +337,7 @@ func (g *loopGen) dropTimeout(loop *ast.ForStmt, at int, okExpr ast.Expr) error 
 	}
 	for use, o := range g.info.Uses {
 		if o == obj && (drop == nil || use.Pos() < drop.Pos() || use.Pos() >= drop.End()) {
-			return refuse(use.Pos(), "not supported yet: the timeout result %s of a reception is used other than in `if !%s { break }` right after it", id.Name, id.Name)
+			return refuse(use.Pos(), "not supported yet: the timeout result %s of a reception is used other than in `if !%s { break }` right after it (make-HO drops the timeouts: test the messages received instead, len(mbox) or a count)", id.Name, id.Name)
 		}
 	}
 	if drop != nil {
