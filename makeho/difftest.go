@@ -3,6 +3,7 @@ package makeho
 import (
 	"fmt"
 	"go/types"
+	"sort"
 	"strings"
 
 	"github.com/ccvet/ccvet/annotations"
@@ -67,16 +68,9 @@ func (g *loopGen) diffTest() (string, string) {
 	if inbox.From == nil || inbox.Msg == nil {
 		return "", "its channels carry messages without their sender (lockstep needs an envelope with the sender's identity)"
 	}
-	msg := g.u.ann.MsgOf(inbox.Msg.Type())
-	if msg == nil {
-		return "", fmt.Sprintf("the message field %s of the envelope has no //sync:msg tag", inbox.Msg.Name())
-	}
-	var msgTag []string
-	for _, c := range msg.Components {
-		if c.Kind != annotations.Field {
-			return "", fmt.Sprintf("the tag component %s of %s is not a field", c.Text, msg.Type.Name())
-		}
-		msgTag = append(msgTag, fmt.Sprintf("int(e.%s.%s)", inbox.Msg.Name(), c.Text))
+	msgCase, why := g.diffMessage(inbox.Msg)
+	if why != "" {
+		return "", why
 	}
 	r := g.recv.Name()
 	var tag []string
@@ -92,10 +86,9 @@ func (g *loopGen) diffTest() (string, string) {
 	}
 	if g.single {
 		tag = append(tag, "0")
-		msgTag = append(msgTag, "0")
 	}
-	if len(msgTag) != len(tag) {
-		return "", fmt.Sprintf("the tag of %s has %d components, the loop's %d", msg.Type.Name(), len(msgTag), len(tag))
+	if msgCase.n != len(tag) {
+		return "", fmt.Sprintf("the tags of its messages have %d components, the loop's %d", msgCase.n, len(tag))
 	}
 
 	qual := g.qualifier()
@@ -166,7 +159,7 @@ func Test%s(t *testing.T) {
 		Where:        where,
 		MachineWhere: func(m *%s) lockstep.Where { return where(m.%s) },
 		Message: func(e %s) (compho.PID, lockstep.Where) {
-			return compho.PID(e.%s), lockstep.TagWhere(compho.Tag{%s})
+			%s
 		},
 		State:        state,
 		MachineState: func(m *%s) string { return state(m.%s) },
@@ -182,7 +175,7 @@ func Test%s(t *testing.T) {
 	if res.Differ > 0 {
 		t.Errorf("%%d of %%d process runs differ; the first:\n%%s", res.Differ, res.Runs, res.First)
 	}
-	t.Logf("%%d process runs compared, %%d changed state, %%d differ", res.Runs, res.Changed, res.Differ)
+	t.Logf("%%d process runs compared, %%d changed state, %%d differ (%%d equal up to stuttering)", res.Runs, res.Changed, res.Differ, res.Exact)
 }
 
 `, exported(hook), fn, T, exported(hook), hook, hook,
@@ -195,7 +188,7 @@ func Test%s(t *testing.T) {
 		T,
 		r, callArgs, r, peers.Field.Name(), E, exported(T), r, callArgs,
 		T, g.hoisted[g.recv],
-		E, inbox.From.Name(), strings.Join(msgTag, ", "),
+		E, msgCase.body(inbox.From.Name(), g.single),
 		T, g.hoisted[g.recv])
 	return b.String(), ""
 }
@@ -206,4 +199,99 @@ func prefixed(xs []string) string {
 		return ""
 	}
 	return ", " + strings.Join(xs, ", ")
+}
+
+// A diffMsg renders the tag of the message of an envelope, in the
+// differential test: of one //sync:msg type, or a type switch over the
+// //sync:msg types an interface field holds.
+type diffMsg struct {
+	n     int      // components
+	field string   // the envelope's message field
+	one   []string // the components, for a message of one type
+	cases []string // "case T:\ntag = compho.Tag{...}", for an interface
+}
+
+// body renders the Message function's body, from the envelope e.
+func (d *diffMsg) body(from string, single bool) string {
+	zero := ""
+	if single {
+		zero = ", 0"
+	}
+	if d.cases == nil {
+		return fmt.Sprintf("return compho.PID(e.%s), lockstep.TagWhere(compho.Tag{%s%s})", from, strings.Join(d.one, ", "), zero)
+	}
+	ret := "tag"
+	if single {
+		ret = "append(tag, 0)"
+	}
+	return fmt.Sprintf("var tag compho.Tag\nswitch m := e.%s.(type) {\n%s\n}\nreturn compho.PID(e.%s), lockstep.TagWhere(%s)",
+		d.field, strings.Join(d.cases, "\n"), from, ret)
+}
+
+// diffMessage returns how the test reads the tag of the messages of the
+// envelope field f, or why it cannot.
+func (g *loopGen) diffMessage(f *types.Var) (*diffMsg, string) {
+	comps := func(m *annotations.Msg, x string) ([]string, string) {
+		var out []string
+		for _, c := range m.Components {
+			switch c.Kind {
+			case annotations.Field:
+				out = append(out, fmt.Sprintf("int(%s.%s)", x, c.Text))
+			case annotations.Method:
+				out = append(out, fmt.Sprintf("int(%s.%s)", x, c.Text))
+			case annotations.Const:
+				if c.Const == nil {
+					return nil, fmt.Sprintf("the tag component %s of %s is a constant of a package the test does not see", c.Text, m.Type.Name())
+				}
+				out = append(out, fmt.Sprintf("int(%s)", c.Text))
+			default:
+				return nil, fmt.Sprintf("the tag component %s of %s is neither a field, a method nor a constant", c.Text, m.Type.Name())
+			}
+		}
+		return out, ""
+	}
+	d := &diffMsg{field: f.Name()}
+	if m := g.u.ann.MsgOf(f.Type()); m != nil && !m.Interface() {
+		one, why := comps(m, "e."+f.Name())
+		if why != "" {
+			return nil, why
+		}
+		d.one, d.n = one, len(one)
+		return d, ""
+	}
+	iface, ok := f.Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil, fmt.Sprintf("the message field %s of the envelope has no //sync:msg tag", f.Name())
+	}
+	// The //sync:msg types of the package the field can hold, in source
+	// order, by value and by pointer.
+	var msgs []*annotations.Msg
+	for _, m := range g.u.ann.Msgs {
+		if m.Type.Pkg() == g.u.pass.Pkg && !m.Interface() {
+			msgs = append(msgs, m)
+		}
+	}
+	sort.Slice(msgs, func(i, j int) bool { return msgs[i].Type.Pos() < msgs[j].Type.Pos() })
+	qual := g.qualifier()
+	d.n = -1
+	for _, m := range msgs {
+		for _, t := range []types.Type{m.Type.Type(), types.NewPointer(m.Type.Type())} {
+			if !types.Implements(t, iface) {
+				continue
+			}
+			c, why := comps(m, "m")
+			if why != "" {
+				return nil, why
+			}
+			if d.n >= 0 && len(c) != d.n {
+				return nil, fmt.Sprintf("the tags of the messages %s holds have different lengths", f.Name())
+			}
+			d.n = len(c)
+			d.cases = append(d.cases, fmt.Sprintf("case %s:\ntag = compho.Tag{%s}", types.TypeString(t, qual), strings.Join(c, ", ")))
+		}
+	}
+	if len(d.cases) == 0 {
+		return nil, fmt.Sprintf("no //sync:msg type of the package fits the message field %s of the envelope", f.Name())
+	}
+	return d, ""
 }

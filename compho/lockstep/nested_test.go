@@ -318,3 +318,22 @@ func TestTagWhere(t *testing.T) {
 		}
 	}
 }
+
+func TestDiffAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		async, machine []string
+		want           bool
+	}{
+		{[]string{"a", "c"}, []string{"a", "b", "c"}, true},
+		{[]string{"a", "b", "c"}, []string{"a", "b", "c"}, true},
+		{[]string{"a", "c", "b"}, []string{"a", "b", "c"}, false},
+		{[]string{"a", "b"}, []string{"a", "b", "c"}, false},
+		{[]string{"b", "c"}, []string{"a", "b", "c"}, false},
+		{nil, nil, true},
+		{nil, []string{"a"}, false},
+	} {
+		if got := lockstep.Agrees(tc.async, tc.machine); got != tc.want {
+			t.Errorf("Agrees(%q, %q) = %v, want %v", tc.async, tc.machine, got, tc.want)
+		}
+	}
+}
