@@ -138,12 +138,7 @@ func Test%s(t *testing.T) {
 		t.Skip("set %s.Setup in a test file to run the differential test")
 	}
 	n, timeout, seeds := cmp.Or(cfg.N, 4), cmp.Or(cfg.Timeout, time.Second), cmp.Or(cfg.Seeds, 10)
-	where := func(%s %s) lockstep.Where {
-		return lockstep.TagWhere(compho.Tag{%s})
-	}
-	state := func(%s %s) string {
-		return fmt.Sprintf(%q%s)
-	}
+	where, state := %sWhere, %sState
 	d := &lockstep.Diff[%s, %s, *%s]{
 		N: n, Timeout: timeout,
 		Async: func(i int, in chan %s, out []chan<- %s) (%s, func(context.Context)) {
@@ -179,8 +174,7 @@ func Test%s(t *testing.T) {
 }
 
 `, exported(hook), fn, T, exported(hook), hook, hook,
-		r, P, strings.Join(tag, ", "),
-		r, P, strings.Join(fmts, " "), prefixed(names),
+		hook, hook,
 		P, E, T,
 		E, E, P,
 		r, callArgs, r, inbox.Field.Name(), r, peers.Field.Name(),
@@ -190,6 +184,24 @@ func Test%s(t *testing.T) {
 		T, g.hoisted[g.recv],
 		E, msgCase.body(inbox.From.Name(), g.single),
 		T, g.hoisted[g.recv])
+	// The position and the state of a process are read while every
+	// process is blocked (synctest.Wait), which the race detector does not
+	// see as synchronization.
+	fmt.Fprintf(&b, `// %sWhere is the position of a process: its tag.
+//
+//go:norace
+func %sWhere(%s %s) lockstep.Where {
+	return lockstep.TagWhere(compho.Tag{%s})
+}
+
+// %sState renders the state of a process that the test compares.
+//
+//go:norace
+func %sState(%s %s) string {
+	return fmt.Sprintf(%q%s)
+}
+
+`, hook, hook, r, P, strings.Join(tag, ", "), hook, hook, r, P, strings.Join(fmts, " "), prefixed(names))
 	return b.String(), ""
 }
 

@@ -42,7 +42,10 @@ type Diff[P any, E any, M compho.Machine] struct {
 	// inputs as Async's.
 	Machine func(i int) M
 	// Where and MachineWhere return the position of a process from its
-	// tag variables (TagWhere of its tag).
+	// tag variables (TagWhere of its tag). Where and State read an
+	// asynchronous process while every process is blocked, which the race
+	// detector does not see as synchronization: declare them as functions
+	// marked //go:norace, as ccvet makeho -difftest does.
 	Where        func(p P) Where
 	MachineWhere func(m M) Where
 	// Message returns the sender of an envelope and the position of the
@@ -153,12 +156,6 @@ func destutter(ss []string) []string {
 	return out
 }
 
-// quiet reads a process's position and state while every process is
-// blocked (see the corpus's UniformVoting test).
-//
-//go:norace
-func quiet[T, R any](f func(T) R, x T) R { return f(x) }
-
 func (d *Diff[P, E, M]) runAsync(t *testing.T, adv compho.Adversary) (traces [][]string, script NestedScript, err error) {
 	n := d.N
 	traces = make([][]string, n)
@@ -207,7 +204,7 @@ func (d *Diff[P, E, M]) runAsync(t *testing.T, adv compho.Adversary) (traces [][
 				}
 				return pk
 			},
-			Where: func(p compho.PID) Where { return quiet(d.Where, procs[p]) },
+			Where: func(p compho.PID) Where { return d.Where(procs[p]) },
 			Done:  isDone,
 			Quiet: func() {
 				for i, p := range procs {
@@ -215,9 +212,9 @@ func (d *Diff[P, E, M]) runAsync(t *testing.T, adv compho.Adversary) (traces [][
 					if final[i] {
 						continue
 					}
-					if w := quiet(d.Where, p).String(); w != last[i] || dn {
+					if w := d.Where(p).String(); w != last[i] || dn {
 						last[i] = w
-						traces[i] = append(traces[i], quiet(d.State, p))
+						traces[i] = append(traces[i], d.State(p))
 					}
 					final[i] = dn
 				}
