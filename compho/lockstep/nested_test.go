@@ -328,7 +328,10 @@ func TestDiffAgrees(t *testing.T) {
 		{[]string{"a", "b", "c"}, []string{"a", "b", "c"}, true},
 		{[]string{"a", "c", "b"}, []string{"a", "b", "c"}, false},
 		{[]string{"a", "b"}, []string{"a", "b", "c"}, false},
-		{[]string{"b", "c"}, []string{"a", "b", "c"}, false},
+		{[]string{"b", "c"}, []string{"a", "b", "c"}, true},
+		{[]string{"a", "b"}, []string{"b", "a", "b"}, true},
+		{[]string{"b", "a"}, []string{"a", "b", "c", "a"}, true},
+		{[]string{"c", "a"}, []string{"a", "b", "c"}, false},
 		{nil, nil, true},
 		{nil, []string{"a"}, false},
 	} {
