@@ -56,6 +56,10 @@ type Diff[P any, E any, M compho.Machine] struct {
 	MachineState func(m M) string
 	// MaxSteps bounds the machines' run; 0 means compho.DefaultMaxSteps.
 	MaxSteps int
+	// ByIteration runs the machines with compho.Config.ByIteration, for
+	// a Where that is the iteration rather than the tag (where messages
+	// of a later tag reach a process behind, in the same iteration).
+	ByIteration bool
 }
 
 // A DiffAdversary is an adversary of a differential run, named.
@@ -268,8 +272,9 @@ func (d *Diff[P, E, M]) runMachines(script NestedScript) ([][]string, error) {
 		return nil
 	}
 	_, err := compho.Run(ms, compho.Config[M]{
-		Adversary: &byWhere[M]{script: script, ms: ms, where: d.MachineWhere},
-		MaxSteps:  d.MaxSteps,
+		Adversary:   &byWhere[M]{script: script, ms: ms, where: d.MachineWhere},
+		MaxSteps:    d.MaxSteps,
+		ByIteration: d.ByIteration,
 		// The state after Init is where the asynchronous code first
 		// blocks.
 		Start:     record,

@@ -1,10 +1,10 @@
 // Package tmjump is a Tendermint-like agreement on a sequence of values:
 // its tag has three variables, p.height,p.round,p.step. A process that
 // decides moves to the next height (p.height++, p.round = 0); one that
-// does not moves to the next round of its height (p.round++), so the
-// processes' phases diverge. A process that hears prevotes of a later
-// round of its height jumps to the latest of them (condition IV), and a
-// process that hears a proposal of a later height catches up with it.
+// does not moves to the next round of its height (p.round++), and one
+// that hears no proposal skips a round, so the processes' phases
+// diverge. A process that hears prevotes of a later round of its height
+// jumps to the latest of them (condition IV).
 package tmjump
 
 import (
@@ -48,6 +48,7 @@ type Proc struct {
 	vote      int   // the value this process precommits, -1 for nil
 	decisions []int // decisions[h] is the value decided at height h
 	tries     int   // the rounds run, at all heights
+	jumps     int   // the jumps to a later round
 }
 
 // MaxTries bounds the rounds a process runs: one left behind at a
@@ -88,7 +89,10 @@ func (p *Proc) Run(ctx context.Context, heights int) {
 		drain(timer)
 		p.proposal = prop
 		if p.proposal < 0 {
-			continue // no proposal: the next round
+			// No proposal: skip a round too, whose proposer is the next
+			// in turn, and start the one after it.
+			p.round++
+			continue
 		}
 
 		p.step = Prevote
@@ -112,10 +116,14 @@ func (p *Proc) Run(ctx context.Context, heights int) {
 			}
 		}
 		// Jump to the latest round prevoted in.
+		from := p.round
 		for _, m := range prevotes {
 			if m.Round > p.round {
 				p.round = m.Round
 			}
+		}
+		if p.round > from {
+			p.jumps++
 		}
 		drain(timer)
 		count := 0
