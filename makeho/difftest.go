@@ -170,7 +170,7 @@ func Test%s(t *testing.T) {
 	if res.Differ > 0 {
 		t.Errorf("%%d of %%d process runs differ; the first:\n%%s", res.Differ, res.Runs, res.First)
 	}
-	t.Logf("%%d process runs compared, %%d changed state, %%d differ (%%d equal up to stuttering)", res.Runs, res.Changed, res.Differ, res.Exact)
+	t.Logf("%%d process runs compared, %%d changed state, %%d differ (%%d equal up to stuttering); %%d partial receptions", res.Runs, res.Changed, res.Differ, res.Exact, res.Partial)
 }
 
 `, exported(hook), fn, T, exported(hook), hook, hook,

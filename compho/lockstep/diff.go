@@ -70,14 +70,16 @@ type DiffAdversary struct {
 
 // DiffAdversaries returns the adversaries of a differential run of n
 // processes: no loss, seeds random-loss seeds (probability 0.25), and 3
-// lossy-synchronous ones (d-bounded, k = 4).
+// lossy-synchronous ones (n isolations in the first 64 positions, in
+// periods of 4). A Diff numbers the positions in the order the run first
+// reaches them, the step index these adversaries see.
 func DiffAdversaries(n, seeds int) ([]DiffAdversary, error) {
 	advs := []DiffAdversary{{"noloss", compho.NoLoss()}}
 	for s := range int64(seeds) {
 		advs = append(advs, DiffAdversary{fmt.Sprintf("random%d", s), compho.RandomLoss(s, 0.25)})
 	}
 	for s := range int64(3) {
-		adv, err := compho.LossySync(s, n, 1<<20, n, 4)
+		adv, err := compho.LossySync(s, n, 64, n, 4)
 		if err != nil {
 			return nil, err
 		}
@@ -88,11 +90,14 @@ func DiffAdversaries(n, seeds int) ([]DiffAdversary, error) {
 
 // A DiffResult sums up differential runs.
 type DiffResult struct {
-	Runs    int      // process runs compared
-	Differ  int      // process runs whose records do not agree
-	Exact   int      // process runs whose records are equal, up to stuttering
-	First   string   // the first difference, rendered
-	Changed int      // process runs whose state changed
+	Runs    int    // process runs compared
+	Differ  int    // process runs whose records do not agree
+	Exact   int    // process runs whose records are equal, up to stuttering
+	First   string // the first difference, rendered
+	Changed int    // process runs whose state changed
+	// Partial counts the receptions of the asynchronous runs that heard
+	// from fewer than N processes (messages lost, or not sent).
+	Partial int
 	Errors  []string // runs that could not be completed, with the reason
 }
 
@@ -106,6 +111,13 @@ func (d *Diff[P, E, M]) Run(t *testing.T, advs []DiffAdversary) DiffResult {
 		if err != nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("%s: asynchronous run: %v", a.Name, err))
 			continue
+		}
+		for _, byPos := range script {
+			for _, from := range byPos {
+				if len(from) < d.N {
+					res.Partial++
+				}
+			}
 		}
 		machine, err := d.runMachines(script)
 		if err != nil {
@@ -197,8 +209,19 @@ func (d *Diff[P, E, M]) runAsync(t *testing.T, adv compho.Adversary) (traces [][
 			}
 		}
 		final := make([]bool, n)
+		// The positions, numbered as the run reaches them: dense step
+		// indices for the adversaries (LossySync isolates processes in
+		// the steps it draws among the first few).
+		index := make(map[string]int)
 		script, err = RunNested(NestedConfig{
 			N: n, Adversary: adv, Timeout: d.Timeout,
+			Index: func(w Where) int {
+				k := w.String()
+				if _, ok := index[k]; !ok {
+					index[k] = len(index)
+				}
+				return index[k]
+			},
 			Drain: func() []NestedPacket {
 				var pk []NestedPacket
 				for q := range n {
