@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // PID is the identity of a process: 0, 1, ..., n-1 for a run of n processes.
@@ -286,6 +287,9 @@ type Position struct {
 	RoundName string // the Name of that round
 	Halted    bool   // the process has finished
 	Waiting   bool   // the process waits for a call to return
+	// Idle is set for a Tagger whose tag is ahead of the step's: it
+	// jumped over the step's round, sends nothing and is not updated.
+	Idle bool
 }
 
 func (p Position) String() string {
@@ -295,6 +299,9 @@ func (p Position) String() string {
 	s := fmt.Sprintf("%d:%s[%d].%s", p.Depth, p.Machine, p.Phase, p.RoundName)
 	if p.Waiting {
 		s += " (waiting)"
+	}
+	if p.Idle {
+		s += " (idle)"
 	}
 	return s
 }
@@ -316,6 +323,16 @@ type Config[M Machine] struct {
 	MaxSteps int
 	// Observers are called after every step, in order.
 	Observers []Observer[M]
+	// Start, if not nil, is called once every machine has started (after
+	// their Inits), before the first step, with Step.Index 0; an error
+	// stops the run.
+	Start Observer[M]
+	// ByIteration runs Taggers as other machines, every process in the
+	// same pass of its round table at each step, whatever its tag: a
+	// message of a later tag then reaches a process that is behind in the
+	// same pass, where its jump takes it (see Tagger). By default Taggers
+	// are aligned by tag.
+	ByIteration bool
 }
 
 // A Result summarizes a run.
@@ -351,6 +368,7 @@ func Run[M Machine](procs []M, cfg Config[M]) (Result, error) {
 		adv = NoLoss()
 	}
 	ex := newExecutor(len(procs), adv)
+	ex.byIteration = cfg.ByIteration
 	for i, m := range procs {
 		if Machine(m) == nil {
 			return Result{}, fmt.Errorf("compho: process %d: nil machine", i)
@@ -359,6 +377,12 @@ func Run[M Machine](procs []M, cfg Config[M]) (Result, error) {
 			return ex.result(), err
 		}
 		ex.settle(&ex.procs[i])
+	}
+	if cfg.Start != nil {
+		ex.positions()
+		if err := cfg.Start(Step{ex: ex}, procs); err != nil {
+			return ex.result(), fmt.Errorf("compho: start: %w", err)
+		}
 	}
 	for ex.running() {
 		if ex.step >= maxSteps {
@@ -394,6 +418,10 @@ type frame struct {
 	// The phase and round of the last round the frame ran: for a frame
 	// below the top, the round whose Update called the frame above.
 	ranPhase, ranRound int
+	// For a Tagger, the machine and its tag; round is the tag's last
+	// component and phase stays 0.
+	tagger Tagger
+	tag    Tag
 }
 
 // A call is one synchronized machine call (the INIT and RETURN rules of
@@ -417,15 +445,16 @@ type proc struct {
 }
 
 type executor struct {
-	n     int
-	adv   Adversary
-	procs []proc
-	step  int
-	pos   []Position
-	stack [][]Position // the stack of each process at the start of the step
-	reps  []int        // a representative process of each group
-	calls []*call      // the call made by each group in the current step, if any
-	ready []*call      // calls whose machines have all halted, to return
+	byIteration bool // Config.ByIteration
+	n           int
+	adv         Adversary
+	procs       []proc
+	step        int
+	pos         []Position
+	stack       [][]Position // the stack of each process at the start of the step
+	reps        []int        // a representative process of each group
+	calls       []*call      // the call made by each group in the current step, if any
+	ready       []*call      // calls whose machines have all halted, to return
 
 	senders   []PID
 	cand      []int // cand[p] == token: p is a candidate sender of the current receiver
@@ -491,11 +520,31 @@ func (ex *executor) push(p *proc, m Machine, k *call) error {
 		c.err.Func = "Rounds"
 		return c.err
 	}
-	p.stack = append(p.stack, frame{m: m, typ: reflect.TypeOf(m), name: name, rounds: rounds, call: k})
+	var tg Tagger
+	if !ex.byIteration {
+		tg, _ = m.(Tagger)
+	}
+	p.stack = append(p.stack, frame{m: m, typ: reflect.TypeOf(m), name: name, rounds: rounds, call: k, tagger: tg})
+	if tg != nil && k != nil {
+		c.pos = Position{Depth: len(p.stack) - 1, Machine: name, RoundName: rounds[0].Name}
+		c.mode = modeNone
+		c.err = nil
+		c.fail("a Tagger is called; machines aligned by tag are root machines")
+		c.err.Func = "Call"
+		return c.err
+	}
 	if in, ok := m.(Initer); ok {
 		c.pos = p.stack[len(p.stack)-1].position(len(p.stack) - 1)
 		c.mode = modeInit
 		in.Init(c)
+		c.mode = modeNone
+		if c.err != nil {
+			return c.err
+		}
+	}
+	if tg != nil && !m.Halted() {
+		c.mode = modeInit
+		ex.retag(p, &p.stack[len(p.stack)-1], nil)
 		c.mode = modeNone
 		if c.err != nil {
 			return c.err
@@ -566,7 +615,14 @@ func sameStack(a, b []frame) bool {
 		return false
 	}
 	for i := len(a) - 1; i >= 0; i-- {
-		if a[i].typ != b[i].typ || a[i].phase != b[i].phase || a[i].round != b[i].round {
+		if a[i].tagger != nil && b[i].tagger != nil {
+			// Aligned by tag: the passes they made do not matter.
+			if a[i].typ != b[i].typ || !slices.Equal(a[i].tag, b[i].tag) {
+				return false
+			}
+			continue
+		}
+		if a[i].typ != b[i].typ || a[i].phase != b[i].phase || a[i].round != b[i].round || !slices.Equal(a[i].tag, b[i].tag) {
 			return false
 		}
 	}
@@ -588,9 +644,20 @@ func (ex *executor) runStep() error {
 	return ex.advance()
 }
 
-// positions computes the positions and groups of the step.
+// positions computes the positions and groups of the step. A Tagger
+// ahead of the lowest tag is idle (see Tagger).
 func (ex *executor) positions() {
 	ex.reps = ex.reps[:0]
+	// The tags are read again: a System's user may have changed the
+	// machines between steps.
+	for i := range ex.procs {
+		p := &ex.procs[i]
+		if len(p.stack) == 1 && p.stack[0].tagger != nil {
+			f := &p.stack[0]
+			f.tag = append(slices.Clone(f.tagger.Tag()), f.round)
+		}
+	}
+	low := ex.lowestTag()
 	for i := range ex.procs {
 		p := &ex.procs[i]
 		ex.stack[i] = ex.stack[i][:0]
@@ -610,6 +677,10 @@ func (ex *executor) positions() {
 		ex.pos[i] = ex.stack[i][len(p.stack)-1]
 		if p.wait != nil {
 			ex.pos[i].Waiting = true
+			continue
+		}
+		if f := &p.stack[0]; len(p.stack) == 1 && f.tagger != nil && f.tag.Compare(low) != 0 {
+			ex.pos[i].Idle = true
 			continue
 		}
 		for g, r := range ex.reps {
@@ -768,13 +839,19 @@ func (ex *executor) advance() error {
 			continue
 		}
 		top := &p.stack[len(p.stack)-1]
+		c := &p.ctx
+		if top.tagger != nil && c.call != nil {
+			c.fail("Call from a Tagger; machines aligned by tag do not call machines")
+			c.err.Func = "Update"
+			return c.err
+		}
+		prev := top.tag
 		top.ranPhase, top.ranRound = top.phase, top.round
 		top.round++
 		if top.round == len(top.rounds) {
 			top.round = 0
 			top.phase++
 		}
-		c := &p.ctx
 		k := ex.calls[p.group]
 		if m := c.call; m != nil {
 			c.call = nil
@@ -786,6 +863,9 @@ func (ex *executor) advance() error {
 			continue
 		}
 		ex.settle(p)
+		if err := ex.afterUpdate(p, top, prev); err != nil {
+			return err
+		}
 		if k != nil && p.wait == nil && len(p.stack) > 0 {
 			// Its machine goes on after the call, like the callers'.
 			k.members = append(k.members, i)

@@ -112,6 +112,14 @@
 // machines. Halted is thus checked only at round boundaries: after
 // Init, after every Update, and after a nested machine returns.
 //
+// A [Tagger] (a machine whose processes can jump to a later phase) is at
+// the position of its tag instead: its phase ([Tagger.Tag]) and its
+// round index. Of the running Taggers only those at the lowest tag run a
+// step; the others are idle ([Position.Idle]): they neither send nor
+// update, and are not candidate senders. Processes at the same tag are at
+// the same position whatever passes they made. [Config.ByIteration] turns
+// this off.
+//
 // # Adversaries
 //
 // The adversary plays the environment of the Heard-Of model: faults are

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"reflect"
+	"slices"
 )
 
 // MaxSystemProcs is the largest number of processes of a System: HO sets
@@ -78,6 +79,7 @@ type localFrame struct {
 	name               string
 	phase, round       int
 	ranPhase, ranRound int
+	tag                Tag // of a Tagger
 	callMembers        Set // the members of the call that pushed the frame; 0 for a root
 }
 
@@ -93,7 +95,7 @@ func NewSystem(procs []Machine) (*System, error) {
 	if len(procs) > MaxSystemProcs {
 		return nil, fmt.Errorf("compho: NewSystem with %d processes; at most %d", len(procs), MaxSystemProcs)
 	}
-	s := &System{ex: newExecutor(len(procs), NoLoss()), roots: append([]Machine(nil), procs...)}
+	s := &System{ex: newSystemExecutor(len(procs)), roots: append([]Machine(nil), procs...)}
 	for i, m := range procs {
 		if m == nil {
 			return nil, fmt.Errorf("compho: process %d: nil machine", i)
@@ -104,6 +106,15 @@ func NewSystem(procs []Machine) (*System, error) {
 		s.ex.settle(&s.ex.procs[i])
 	}
 	return s, nil
+}
+
+// newSystemExecutor returns the executor of a System: Taggers run aligned
+// by iteration, since an exploration may abstract the phase counters
+// (Key), which a tag order would not survive.
+func newSystemExecutor(n int) *executor {
+	ex := newExecutor(n, NoLoss())
+	ex.byIteration = true
+	return ex
 }
 
 // N returns the number of processes.
@@ -232,12 +243,13 @@ func (s *System) FinishOne(p PID) error {
 		return fmt.Errorf("compho: FinishOne(%d) on a process with a call", p)
 	}
 	top := &pr.stack[0]
+	prev := top.tag
 	top.ranPhase, top.ranRound = top.phase, top.round
 	if top.round++; top.round == len(top.rounds) {
 		top.round, top.phase = 0, top.phase+1
 	}
 	s.ex.settle(pr)
-	return nil
+	return s.ex.afterUpdate(pr, top, prev)
 }
 
 // Key writes the state of process p to k: the machine type, phase
@@ -321,7 +333,7 @@ func (s *System) Snapshot(p PID) *Local {
 	for d := range pr.stack {
 		f := &pr.stack[d]
 		l.frames[d] = localFrame{m: f.m, typ: f.typ, name: f.name, phase: f.phase, round: f.round,
-			ranPhase: f.ranPhase, ranRound: f.ranRound, callMembers: membersOf(f.call)}
+			ranPhase: f.ranPhase, ranRound: f.ranRound, callMembers: membersOf(f.call), tag: f.tag}
 	}
 	if k := pr.wait; k != nil {
 		l.waitMembers = membersOf(k)
@@ -361,7 +373,10 @@ func (l *Local) clone() ([]frame, Machine, error) {
 			return nil, nil, fmt.Errorf("compho: %s: empty round table", lf.name)
 		}
 		fs[d] = frame{m: m, typ: lf.typ, name: lf.name, rounds: rounds, phase: lf.phase, round: lf.round,
-			ranPhase: lf.ranPhase, ranRound: lf.ranRound}
+			ranPhase: lf.ranPhase, ranRound: lf.ranRound, tag: lf.tag}
+		if tg, ok := m.(Tagger); ok && lf.tag != nil {
+			fs[d].tagger = tg
+		}
 	}
 	return fs, root, nil
 }
@@ -398,7 +413,7 @@ func Assemble(locals []*Local, step int) (*System, error) {
 	if n == 0 || n > MaxSystemProcs {
 		return nil, fmt.Errorf("compho: Assemble with %d processes", n)
 	}
-	s := &System{ex: newExecutor(n, NoLoss()), roots: make([]Machine, n)}
+	s := &System{ex: newSystemExecutor(n), roots: make([]Machine, n)}
 	s.ex.step = step
 	type callID struct {
 		depth   int
@@ -460,10 +475,13 @@ func (l *Local) AtBoundary() bool {
 
 // SameRound reports whether two processes that run their root machine
 // alone (Frames 1, not Waiting) are at the same position: the same
-// machine type, phase and round, so that they exchange messages in the
+// machine type, phase and round (and tag, for a Tagger), so that they exchange messages in the
 // next step.
 func SameRound(a, b *Local) bool {
 	fa, fb := &a.frames[0], &b.frames[0]
+	if fa.tag != nil && fb.tag != nil {
+		return fa.typ == fb.typ && slices.Equal(fa.tag, fb.tag) // aligned by tag
+	}
 	return fa.typ == fb.typ && fa.phase == fb.phase && fa.round == fb.round
 }
 
@@ -509,7 +527,7 @@ func NewStarter(n int) (*Starter, error) {
 	if n <= 0 || n > MaxSystemProcs {
 		return nil, fmt.Errorf("compho: NewStarter with %d processes", n)
 	}
-	return &Starter{sys: &System{ex: newExecutor(n, NoLoss()), roots: make([]Machine, n)}}, nil
+	return &Starter{sys: &System{ex: newSystemExecutor(n), roots: make([]Machine, n)}}, nil
 }
 
 // Start starts machine m as process p, as NewSystem does (pushed and

@@ -236,7 +236,7 @@ func (g *loopGen) checkChannels() error {
 	}
 	for _, d := range g.preDefers {
 		if v := g.timerCall(d.Call); v == nil || !g.timers[v] {
-			return refuse(d.Pos(), "not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)")
+			return refuse(d.Pos(), "not supported yet: defer before the tagged loop (Init cannot run it when the loop ends: call it after the loop instead)")
 		}
 	}
 	return nil
@@ -397,7 +397,7 @@ func (g *loopGen) checkSelect(s *ast.SelectStmt, timeouts map[*ast.UnaryExpr]boo
 		}
 		return nil
 	case recvs == 0 && sends == 0:
-		return refuse(s.Pos(), "not supported yet: a select that neither receives from the process's inbox nor sends to a peers table")
+		return refuse(s.Pos(), "not supported yet: a select that neither receives from the process's inbox nor sends to a peers table (make-HO reads messages from a channel field or parameter the loop receives from, or a //sync:inbox field; keep the channel in such a field rather than receiving from a call's result or another channel)")
 	}
 	return refuse(s.Pos(), "not supported yet: a select with %d receives from the inbox and %d sends (make-HO handles one reception with timeouts, or one send with an empty default)", recvs, sends)
 }

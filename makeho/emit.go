@@ -156,6 +156,9 @@ func (g *loopGen) emit() ([]byte, error) {
 	table.WriteString("}")
 	g.method(&b, "Rounds returns the round table: one phase.", "Rounds() []compho.Round", table.String())
 	g.method(&b, "Halted reports whether the loop has ended.", "Halted() bool", "return "+m+".halted")
+	if g.tagged {
+		g.emitTag(&b)
+	}
 	b.WriteString(g.helperText(qual))
 	g.emitClone(&b, fields)
 	g.emitKey(&b, fields)
@@ -269,14 +272,7 @@ func usesName(body, name string) bool {
 }
 
 // roundExpr renders the round variable in the machine's methods.
-func (g *loopGen) roundExpr() string {
-	v := g.round
-	if name, ok := g.hoisted[v.Root]; ok && !(v.Root == g.recv && g.recvPtr) {
-		rest := strings.TrimPrefix(v.Name, v.Root.Name())
-		return g.mName + "." + name + rest
-	}
-	return v.Name
-}
+func (g *loopGen) roundExpr() string { return g.varExpr(g.round) }
 
 // negate renders the negation of cond, edited.
 func (g *loopGen) negate(cond ast.Expr) string {

@@ -132,7 +132,7 @@ func (g *loopGen) splitFork(b *branch, name string) error {
 		}
 		for _, s := range part[:last+1] {
 			if pos := g.sendUnsafe(s); pos.IsValid() {
-				return refuse(pos, "not supported yet: a statement that may change the state among the sends of round %s", name)
+				return refuse(pos, "not supported yet: a statement that may change the state among the sends of round %s (they are the round's send function, which must not change the state: compute it before the round's first send, or after its reception)", name)
 			}
 		}
 		b.send[k], b.upd[k] = part[:last+1], part[last+1:]

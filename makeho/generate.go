@@ -31,17 +31,14 @@ func refuse(pos token.Pos, format string, args ...any) *refusal {
 
 // generate builds the machines of the package's loops into files, and
 // records why the others got none.
-func (u *unit) generate(res *Result, findings []finding, outDir string, files map[string]*File) {
+func (u *unit) generate(res *Result, findings []finding, opts Options, files map[string]*File) {
+	outDir := opts.OutDir
+	u.handlerNote(res)
 	fset := u.pass.Fset
 	diag := func(pos token.Pos, msg string) {
 		res.Diagnostics = append(res.Diagnostics, Diagnostic{Posn: fset.Position(pos), Message: msg})
 	}
 	// Machines per source file, in loop order.
-	type machineSrc struct {
-		loop string
-		code []byte
-		imps map[string]string
-	}
 	byFile := make(map[*ast.File][]machineSrc)
 	var fileOrder []*ast.File
 	used := make(map[string]bool) // machine type names taken in this package
@@ -75,7 +72,14 @@ func (u *unit) generate(res *Result, findings []finding, outDir string, files ma
 		if byFile[file] == nil {
 			fileOrder = append(fileOrder, file)
 		}
-		byFile[file] = append(byFile[file], machineSrc{name, code, imps})
+		var dt string
+		if opts.DiffTest {
+			var why string
+			if dt, why = g.diffTest(); why != "" {
+				res.Notes = append(res.Notes, Diagnostic{Posn: fset.Position(loop.Pos()), Message: "no differential test for " + name + ": " + why})
+			}
+		}
+		byFile[file] = append(byFile[file], machineSrc{name, code, imps, dt})
 	}
 	for _, file := range fileOrder {
 		src := fset.File(file.Pos()).Name()
@@ -102,10 +106,51 @@ func (u *unit) generate(res *Result, findings []finding, outDir string, files ma
 		// Keyed by source file: with -o, sources of two packages may map
 		// to one path, which Main refuses (duplicatePaths).
 		files[src] = &File{Path: path, Content: content, Loops: loops}
+		if opts.DiffTest {
+			u.diffFile(res, file, src, path, byFile[file], imps, files)
+		}
 	}
 }
 
+// diffFile adds the file of the differential tests of the machines ms of
+// file, if any.
+func (u *unit) diffFile(res *Result, file *ast.File, src, path string, ms []machineSrc, imps map[string]string, files map[string]*File) {
+	var body bytes.Buffer
+	var loops []string
+	for _, m := range ms {
+		if m.diff != "" {
+			body.WriteString(m.diff)
+			loops = append(loops, m.loop)
+		}
+	}
+	if body.Len() == 0 {
+		return
+	}
+	all := map[string]string{"cmp": "cmp", "context": "context", "fmt": "fmt", "testing": "testing", "time": "time", comphoPath + "/lockstep": "lockstep"}
+	for p, n := range imps {
+		all[p] = n
+	}
+	content, err := assemble(file.Name.Name, filepath.Base(src), all, body.Bytes())
+	if err != nil {
+		res.Notes = append(res.Notes, Diagnostic{Posn: u.pass.Fset.Position(file.Pos()), Message: "internal error: the differential test does not parse: " + err.Error()})
+		return
+	}
+	content = bytes.Replace(content, []byte("// Round-based (CompHO) machines of the tagged loops of"), []byte("// Differential tests of the round-based (CompHO) machines of the tagged loops of"), 1)
+	// testing/synctest needs the timers of Go 1.23, which a module of an
+	// older go version (or GOPATH mode) does not have by default.
+	content = append([]byte("//go:debug asynctimerchan=0\n\n"), content...)
+	files[src+DiffSuffix] = &File{Path: strings.TrimSuffix(path, Suffix) + DiffSuffix, Content: content, Loops: loops}
+}
+
 const comphoPath = "github.com/ccvet/ccvet/compho"
+
+// A machineSrc is the generated code of one loop.
+type machineSrc struct {
+	loop string
+	code []byte
+	imps map[string]string
+	diff string // its differential test (Options.DiffTest)
+}
 
 // findingsOf returns the findings that concern the loops of fn: those in
 // fn, and those outside every function with a tagged loop (which make-HO
@@ -246,4 +291,29 @@ func exported(s string) string {
 func lineOf(fset *token.FileSet, pos token.Pos) string {
 	p := fset.Position(pos)
 	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+}
+
+// handlerNote notes a package of //sync:handler methods without tagged
+// loops, which would otherwise get nothing, silently.
+func (u *unit) handlerNote(res *Result) {
+	if len(u.ann.Loops) > 0 {
+		return
+	}
+	var first *types.Func
+	n := 0
+	for fn := range u.ann.Handlers {
+		if fn.Pkg() != u.pass.Pkg {
+			continue
+		}
+		n++
+		if first == nil || fn.Pos() < first.Pos() {
+			first = fn
+		}
+	}
+	if first == nil {
+		return
+	}
+	res.Notes = append(res.Notes, Diagnostic{Posn: u.pass.Fset.Position(first.Pos()), Message: fmt.Sprintf(
+		"no machine for package %s: it has no //sync:tag loop, and make-HO does not translate its %d //sync:handler method(s) (handler style, the first %s); write the protocol as a loop tagged //sync:tag to get a machine",
+		u.pass.Pkg.Name(), n, first.Name())})
 }

@@ -36,14 +36,18 @@ type loopGen struct {
 	// (at the end of the body, or on every path through it), so a
 	// continue would skip it.
 	lateIncrease bool
-	outer        *annotations.Loop // the loop that calls this one, if it is a nested machine
-	calls        *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
-	calledCtor   string            // the constructor of the machine it calls
-	calledFn     *ast.FuncDecl     // the function of the loop it calls
-	calledAt     string            // the position of that loop
-	forStmt      *ast.ForStmt      // the loop, if a for statement
-	rangeStmt    *ast.RangeStmt    // the loop, if a range over an integer
-	label        string            // the loop's label, if any
+	// tagged: the loop jumps to a later phase (jump.go), so its machine
+	// is a compho.Tagger; jumpAt is the first jump.
+	tagged     bool
+	jumpAt     token.Pos
+	outer      *annotations.Loop // the loop that calls this one, if it is a nested machine
+	calls      *ast.CallExpr     // the call of a nested machine's loop in this loop's body, if any
+	calledCtor string            // the constructor of the machine it calls
+	calledFn   *ast.FuncDecl     // the function of the loop it calls
+	calledAt   string            // the position of that loop
+	forStmt    *ast.ForStmt      // the loop, if a for statement
+	rangeStmt  *ast.RangeStmt    // the loop, if a range over an integer
+	label      string            // the loop's label, if any
 
 	preLoop  []ast.Stmt // statements of the function before the loop
 	postLoop []ast.Stmt // statements of the function after the loop: endLoop
@@ -170,6 +174,7 @@ func (g *loopGen) run() ([]byte, map[string]string, error) {
 		g.checkChannels,
 		g.split,
 		g.checkPhase,
+		g.findJumps,
 		g.checkHelpers,
 		g.branches,
 		g.sends,
@@ -400,18 +405,18 @@ func (g *loopGen) checkPreLoop(s ast.Stmt) error {
 			// goes with the timer (see timers); any other defer would
 			// have to run when the loop ends, which Init cannot do.
 			if g.timerCall(n.Call) == nil {
-				err = refuse(n.Pos(), "not supported yet: defer before the tagged loop (Init cannot run it when the loop ends)")
+				err = refuse(n.Pos(), "not supported yet: defer before the tagged loop (Init cannot run it when the loop ends: call it after the loop instead)")
 			} else {
 				g.preDefers = append(g.preDefers, n)
 			}
 			return false
 		case *ast.GoStmt:
-			err = refuse(n.Pos(), "not supported yet: go statement before the tagged loop")
+			err = refuse(n.Pos(), "not supported yet: go statement before the tagged loop (the machine has no goroutines: start it outside the function)")
 		case *ast.ReturnStmt, *ast.BranchStmt, *ast.LabeledStmt:
 			err = refuse(n.Pos(), "not supported yet: control flow that leaves the function before the tagged loop")
 		default:
 			if k := g.commKind(n); k != 0 {
-				err = refuse(n.Pos(), "not supported yet: a %s before the tagged loop", k)
+				err = refuse(n.Pos(), "not supported yet: a %s before the tagged loop (the machine has no round for it: move it into the loop's first round)", k)
 			}
 		}
 		return true
@@ -687,7 +692,7 @@ func (g *loopGen) checkRoundWrites(top map[ast.Stmt]bool) error {
 				}
 				switch {
 				case g.roundConst(n) == nil:
-					err = refuse(n.Pos(), "not supported yet: %s set to something other than one of its constants", g.round.Name)
+					err = refuse(n.Pos(), "not supported yet: %s set to something other than one of its constants (the rounds of a phase are the machine's functions, in order: jump the phase variables to the message's, and set %s to one of %s)", g.round.Name, g.round.Name, constNames(g.round.Enum.Consts))
 				case !top[n]:
 					// Perhaps an early entry into the next round
 					// (checkEarly, once the rounds are known).
@@ -780,7 +785,7 @@ func (g *loopGen) splitRound(r *round) error {
 	}
 	for i := first; i <= last; i++ {
 		if pos := g.sendUnsafe(seg[i]); pos.IsValid() {
-			return refuse(pos, "not supported yet: a statement that may change the state among the sends of round %s", name)
+			return refuse(pos, "not supported yet: a statement that may change the state among the sends of round %s (they are the round's send function, which must not change the state: compute it before the round's first send, or after its reception)", name)
 		}
 	}
 	// Extend the send backwards over the statements that only compute
@@ -1309,7 +1314,7 @@ func (g *loopGen) checkTail(sp *splitIf) error {
 			return refuse(pos, "not supported yet: a reception after %s enters round %s inside an if (make-HO needs the reception at the top level of the loop body)", g.round.Name, name)
 		}
 		if pos := g.sendUnsafe(t); pos.IsValid() {
-			return refuse(pos, "not supported yet: a statement that may change the state after %s enters round %s inside an if (make-HO puts that code in the send function of %s)", g.round.Name, name, name)
+			return refuse(pos, "not supported yet: a statement that may change the state after %s enters round %s inside an if (make-HO puts that code in the send function of %s, which must not change the state: move it before the switch to %s, or after the round's send)", g.round.Name, name, name, name)
 		}
 	}
 	if pos := g.maxPerPath(sp.tail, annotations.Send); pos.IsValid() {
@@ -1466,4 +1471,16 @@ func (g *loopGen) earlyComm(body []ast.Stmt) error {
 		}
 	}
 	return nil
+}
+
+// constNames renders the names of the round constants, "A, B or C".
+func constNames(cs []*types.Const) string {
+	var names []string
+	for _, c := range cs {
+		names = append(names, c.Name())
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -39,6 +39,9 @@ type Options struct {
 	// OutDir, if not empty, is the directory where the files are to be
 	// written instead of beside the loops' files.
 	OutDir string
+	// DiffTest also writes, beside each file of machines, the differential
+	// tests of its machines (DiffSuffix; see difftest.go).
+	DiffTest bool
 }
 
 // A File is one generated file.
@@ -70,6 +73,9 @@ type Result struct {
 	// the package's module does not resolve, and what to run. Those
 	// packages get no file: it would not build.
 	Unresolved []string
+	// Notes say, for the loops that got a machine but no differential
+	// test (with Options.DiffTest), why.
+	Notes []Diagnostic
 }
 
 // Generate loads the packages of opts, runs the ccvet suite on them and
@@ -122,7 +128,7 @@ func Generate(opts Options) (*Result, error) {
 	resolved := make(map[string]string) // module directory -> what to do, "" if the runtime resolves
 	for _, u := range units {
 		before := len(files)
-		u.generate(res, findings[u.pkg], opts.OutDir, files)
+		u.generate(res, findings[u.pkg], opts, files)
 		if len(files) == before {
 			continue
 		}
@@ -221,12 +227,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	outDir := fs.String("o", "", "write the generated files to `dir` instead of beside the loops")
 	check := fs.Bool("check", false, "write nothing; exit 1 and list the generated files that are stale or missing")
 	tags := fs.String("tags", "", "comma-separated build tags")
+	diffTest := fs.Bool("difftest", false, "also write <file>"+DiffSuffix+", the differential test of each machine against its asynchronous code (lockstep.Diff)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `ccvet makeho generates the round-based (CompHO) machine of every //sync:tag
 loop that ccvet proves communication-closed, in <file>%s beside the loop.
 
 Usage:
-  ccvet makeho [-o dir] [-check] [packages]   (default .)
+  ccvet makeho [-o dir] [-check] [-difftest] [packages]   (default .)
 
 The generated code imports github.com/ccvet/ccvet/compho: in a module
 that does not require ccvet, nothing is written for the package and the
@@ -258,7 +265,7 @@ Flags:
 		}
 		*outDir = abs
 	}
-	res, err := Generate(Options{Patterns: patterns, OutDir: *outDir, Tags: *tags})
+	res, err := Generate(Options{Patterns: patterns, OutDir: *outDir, Tags: *tags, DiffTest: *diffTest})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccvet makeho: %v\n", err)
 		return ExitError
@@ -278,6 +285,9 @@ Flags:
 	for _, d := range res.Diagnostics {
 		fmt.Fprintln(stdout, d)
 		exit = max(exit, ExitStale)
+	}
+	for _, d := range res.Notes {
+		fmt.Fprintln(stderr, d)
 	}
 	if err := duplicatePaths(res.Files); err != nil {
 		fmt.Fprintf(stderr, "ccvet makeho: %v\n", err)

@@ -335,10 +335,15 @@ func (g *loopGen) dropTimeout(loop *ast.ForStmt, at int, okExpr ast.Expr) error 
 			}
 		}
 	}
+	// The first bad use in the source: Uses is a map, whose order varies.
+	var bad token.Pos
 	for use, o := range g.info.Uses {
-		if o == obj && (drop == nil || use.Pos() < drop.Pos() || use.Pos() >= drop.End()) {
-			return refuse(use.Pos(), "not supported yet: the timeout result %s of a reception is used other than in `if !%s { break }` right after it", id.Name, id.Name)
+		if o == obj && (drop == nil || use.Pos() < drop.Pos() || use.Pos() >= drop.End()) && (!bad.IsValid() || use.Pos() < bad) {
+			bad = use.Pos()
 		}
+	}
+	if bad.IsValid() {
+		return refuse(bad, "not supported yet: the timeout result %s of a reception is used other than in `if !%s { break }` right after it (make-HO drops the timeouts: test the messages received instead, len(mbox) or a count)", id.Name, id.Name)
 	}
 	if drop != nil {
 		g.removeStmt(drop)

@@ -76,6 +76,27 @@ func WhereOf(stack []compho.Position) Where {
 	return w
 }
 
+// TagWhere returns the position of a process whose machine is a
+// compho.Tagger at tag t (compho.Step.Tag): one level per phase
+// component, the last of them with the round (the tag's last component),
+// so that Where.Compare orders positions as their tags. The asynchronous
+// side of a differential test computes it from the process's tag
+// variables.
+func TagWhere(t compho.Tag) Where {
+	switch len(t) {
+	case 0:
+		return nil
+	case 1:
+		return Where{{Round: t[0]}}
+	}
+	w := make(Where, len(t)-1)
+	for i := range len(t) - 2 {
+		w[i] = Level{Phase: t[i]}
+	}
+	w[len(t)-2] = Level{Phase: t[len(t)-2], Round: t[len(t)-1]}
+	return w
+}
+
 // A NestedPacket is one message sent by a channel-based process with
 // nested loops.
 type NestedPacket struct {
@@ -150,7 +171,8 @@ func hashWhere(w Where) int {
 
 // Adversary returns the compho adversary that replays the script: the HO
 // set of receiver p in a step is script[p][w], w the position of p in that
-// step (compho.Step.Stack), intersected with the candidate senders. For a
+// step (compho.Step.Stack, or TagWhere of compho.Step.Tag for a
+// compho.Tagger), intersected with the candidate senders. For a
 // position the script does not have (p did not receive there), the HO
 // set is chosen by then; nil means compho.NoLoss().
 func (sc NestedScript) Adversary(then compho.Adversary) compho.Adversary {
@@ -166,7 +188,11 @@ type nestedReplay struct {
 }
 
 func (r *nestedReplay) HeardOf(s compho.Step, p compho.PID, senders []compho.PID) []compho.PID {
-	ho, ok := r.script[p][WhereOf(s.Stack(p)).String()]
+	w := WhereOf(s.Stack(p))
+	if t := s.Tag(p); t != nil {
+		w = TagWhere(t)
+	}
+	ho, ok := r.script[p][w.String()]
 	if !ok {
 		return r.then.HeardOf(s, p, senders)
 	}

@@ -293,3 +293,50 @@ func TestNestedNet(t *testing.T) {
 		t.Error("no inner loop ran")
 	}
 }
+
+func TestTagWhere(t *testing.T) {
+	for _, tc := range []struct {
+		tag  compho.Tag
+		want string
+	}{
+		{nil, ""},
+		{compho.Tag{2}, "0.2"},
+		{compho.Tag{3, 1}, "3.1"},
+		{compho.Tag{4, 2, 1}, "4.0/2.1"},
+	} {
+		if got := lockstep.TagWhere(tc.tag).String(); got != tc.want {
+			t.Errorf("TagWhere(%v) = %q, want %q", tc.tag, got, tc.want)
+		}
+	}
+	// The order of the positions is the order of the tags.
+	tags := []compho.Tag{{1, 0, 2}, {1, 1, 0}, {2, 0, 0}, {1, 0, 1}}
+	for _, a := range tags {
+		for _, b := range tags {
+			if got, want := lockstep.TagWhere(a).Compare(lockstep.TagWhere(b)), a.Compare(b); got != want {
+				t.Errorf("TagWhere(%v).Compare(lockstep.TagWhere(%v)) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func TestDiffAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		async, machine []string
+		want           bool
+	}{
+		{[]string{"a", "c"}, []string{"a", "b", "c"}, true},
+		{[]string{"a", "b", "c"}, []string{"a", "b", "c"}, true},
+		{[]string{"a", "c", "b"}, []string{"a", "b", "c"}, false},
+		{[]string{"a", "b"}, []string{"a", "b", "c"}, false},
+		{[]string{"b", "c"}, []string{"a", "b", "c"}, true},
+		{[]string{"a", "b"}, []string{"b", "a", "b"}, true},
+		{[]string{"b", "a"}, []string{"a", "b", "c", "a"}, true},
+		{[]string{"c", "a"}, []string{"a", "b", "c"}, false},
+		{nil, nil, true},
+		{nil, []string{"a"}, false},
+	} {
+		if got := lockstep.Agrees(tc.async, tc.machine); got != tc.want {
+			t.Errorf("Agrees(%q, %q) = %v, want %v", tc.async, tc.machine, got, tc.want)
+		}
+	}
+}
