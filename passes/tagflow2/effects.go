@@ -71,6 +71,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 			s.forgetElements(r.key)
 		}
 		la.rebind(s, r.key)
+		la.dropParts(s, r.key)
 		old := s.terms[r.key]
 		vr, ok := s.regs[val]
 		if !ok && la.msgOf(val.Type()) != nil && isPointer(val.Type()) {

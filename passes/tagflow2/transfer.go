@@ -337,6 +337,27 @@ func (la *loopAnalysis) rebind(s *state, key termKey) {
 	}
 }
 
+// dropParts forgets what the locations inside the location under key
+// hold (the message field of an envelope, e.Msg, given a key of its own
+// by addrRef): key is written whole, so they hold parts of the new value,
+// not of the old. Registers that read them keep the old value.
+func (la *loopAnalysis) dropParts(s *state, key termKey) {
+	if key.reg != nil {
+		return
+	}
+	prefix := key.loc.path + "."
+	for k := range s.terms {
+		if k.reg != nil || k.loc.base != key.loc.base || !strings.HasPrefix(k.loc.path, prefix) {
+			continue
+		}
+		if _, pending := s.pending[k]; pending {
+			continue
+		}
+		la.rebind(s, k)
+		delete(s.terms, k)
+	}
+}
+
 // alias makes v hold what x holds.
 func (la *loopAnalysis) alias(s *state, v, x ssa.Value) {
 	if r, ok := s.regs[x]; ok {
@@ -671,6 +692,16 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 							s.terms[key] = mt
 						}
 						return ref{key: key, comp: wholeComp}, true
+					}
+				}
+				if base.key.reg == nil {
+					// The message field has a location of its own once
+					// its address was taken (above): a component read
+					// through the envelope (e.Msg.Term) is one of it,
+					// so that a test of it tells what e.Msg holds.
+					sub := locKey(loc{base: base.key.loc.base, path: base.key.loc.path + "." + strconv.Itoa(path[0])})
+					if st, ok := s.terms[sub]; ok && st.kind == messageTerm {
+						base.key, t = sub, st
 					}
 				}
 				path = path[1:]
