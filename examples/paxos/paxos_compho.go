@@ -246,6 +246,14 @@ func (mc *RunMachine) Halted() bool {
 	return mc.halted
 }
 
+// Tag returns the phase of the process, (p.ballot) (compho.Tagger): the loop
+// jumps to a later phase at paxos.go:131, so compho runs the rounds in the order of the
+// tags and the process is idle in the rounds it jumps over.
+func (mc *RunMachine) Tag() compho.Tag {
+	p := mc.p
+	return compho.Tag{int(p.ballot)}
+}
+
 // Clone returns a copy of the machine that shares no data with it
 // (compho.Cloner); the environment (channels, functions, networks) is shared.
 func (mc *RunMachine) Clone(cp *compho.Copier) compho.Machine {
