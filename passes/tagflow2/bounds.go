@@ -140,6 +140,9 @@ func boundOn(s *state, key termKey, comp int) (bound, bool) {
 // dropBoundsOn forgets every fact about the term under key: it is about to
 // change (a new element, a new content).
 func (s *state) dropBoundsOn(key termKey) {
+	for i := range s.curGeq {
+		s.curGeq[i] = s.curGeq[i].filter(func(x bound) bool { return x.key != key })
+	}
 	for k, t := range s.terms {
 		if t.geq.empty() {
 			continue
@@ -253,6 +256,16 @@ func (la *loopAnalysis) rangeEdge(from, to *ssa.BasicBlock, s *state) *state {
 			t.geq = t.geq.filter(func(x bound) bool { return x != elem(t.comp) })
 			s.terms[k] = t
 		}
+		// The tag's components, as integers (a max loop on the tag).
+		for i := range s.k {
+			g, ci := s.curGeq[i], int8(i)
+			if !r.blocks[from] {
+				g = g.add(seen(ci))
+			} else if !g.has(elem(ci)) {
+				g = g.filter(func(x bound) bool { return x != seen(ci) })
+			}
+			s.curGeq[i] = g.filter(func(x bound) bool { return x != elem(ci) })
+		}
 		return s
 	}
 	if r, ok := rl[from]; ok && !r.blocks[to] {
@@ -278,6 +291,23 @@ func (la *loopAnalysis) rangeEdge(from, to *ssa.BasicBlock, s *state) *state {
 			t.geq = nb
 			s.terms[k] = t
 		}
+		for i := range s.k {
+			var nb bounds
+			for _, x := range s.curGeq[i].list() {
+				switch {
+				case x.key == c.key && x.kind == boundSeen:
+					nb = nb.add(bound{key: c.key, kind: boundAll, comp: x.comp})
+				case x.key == c.key && x.kind == boundElem:
+				default:
+					nb = nb.add(x)
+				}
+			}
+			s.curGeq[i] = nb
+			// The tag at least every element: every element at or
+			// below it.
+			s.applyBounds(i, term{geq: nb}, lexrel.LE)
+		}
+		s.refineAll()
 	}
 	return s
 }

@@ -465,6 +465,9 @@ func (la *loopAnalysis) assignSync(s *state, i int, val ssa.Value) {
 		la.tagMoved(s, i, sc.recv)
 	}
 	s.assignCur(i, rel, consts, sc.r, sc.ok, !exact)
+	if sc.comp == i {
+		s.curGeq[i] = sc.geq.filter(func(x bound) bool { return int(x.comp) == i })
+	}
 }
 
 // jump interprets a tuple assignment of the tag from one message

@@ -33,6 +33,11 @@ type state struct {
 	// changed it in a way the analysis does not see (the first such), for
 	// "cannot prove" findings; NoPos when none did.
 	unknownAt [lexrel.MaxK]token.Pos
+	// curGeq is, per component, what the current tag's component is at
+	// least (see bounds.go): after a max loop written on the tag itself
+	// (for _, m := range reqs { if m.Term > p.term { p.term = m.Term } }),
+	// every element of reqs.
+	curGeq [lexrel.MaxK]bounds
 	// last is the relation of the current tag to the tag at the last
 	// communication point (or at the loop's entry).
 	last lexrel.Set
@@ -231,7 +236,7 @@ func (lattice) Equals(a, b *state) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.cur == b.cur && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
+	return a.cur == b.cur && a.curGeq == b.curGeq && a.unknownAt == b.unknownAt && a.last == b.last && a.lastApprox == b.lastApprox &&
 		a.assumed == b.assumed && a.split == b.split && a.owed == b.owed && a.owedByMsg == b.owedByMsg && a.clean == b.clean && a.written == b.written &&
 		sameEntry(a.atEntry, b.atEntry) &&
 		maps.Equal(a.terms, b.terms) && maps.Equal(a.regs, b.regs) && maps.Equal(a.pending, b.pending) && maps.Equal(a.readPending, b.readPending) && maps.Equal(a.bools, b.bools)
@@ -248,6 +253,7 @@ func (lattice) Merge(a, b *state) *state {
 	out.atEntry = joinEntry(a, b)
 	for i := range a.k {
 		out.cur[i] = a.cur[i].union(b.cur[i])
+		out.curGeq[i] = a.curGeq[i].meet(b.curGeq[i])
 		if b.unknownAt[i] != token.NoPos && (out.unknownAt[i] == token.NoPos || srcpos.Less(a.fset, b.unknownAt[i], out.unknownAt[i])) {
 			out.unknownAt[i] = b.unknownAt[i]
 		}
@@ -381,6 +387,7 @@ func (s *state) refineAll() {
 // component of a term, that term's component is now equal to the tag's.
 func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK, approx bool) {
 	s.freezeEntry()
+	s.curGeq[i] = bounds{} // the caller says what the new value is at least
 	oldToNew := rel.Inverse()
 	for key, t := range s.terms {
 		if t.kind == scalarTerm && int(t.comp) != i {
@@ -446,6 +453,10 @@ func (s *state) assignFrom(key termKey, mask uint) {
 		if mask&(1<<i) != 0 {
 			m.rel = m.rel.Assign(i, lexrel.EQ)
 			s.cur[i] = m.consts.at(i)
+			s.curGeq[i] = bounds{}
+			if b, ok := boundOn(s, key, i); ok {
+				s.curGeq[i] = s.curGeq[i].add(b)
+			}
 			s.assumed &^= 1 << i
 			s.assumeEnum(i)
 			s.unknownAt[i] = token.NoPos
@@ -506,6 +517,9 @@ func (s *state) stepCur(i int, d int64) {
 		s.last = s.last.Decrement(i)
 	}
 	s.cur[i] = s.cur[i].shift(d)
+	if d < 0 {
+		s.curGeq[i] = bounds{}
+	}
 	s.refineAll()
 }
 

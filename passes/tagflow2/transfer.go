@@ -547,7 +547,7 @@ func (la *loopAnalysis) collectionRef(s *state, x ssa.Value) (ref, bool) {
 
 func (la *loopAnalysis) load(s *state, u *ssa.UnOp) {
 	if i, ok := la.syncIndex(u.X); ok {
-		t := term{kind: scalarTerm, comp: int8(i), rel: lexrel.Top(la.k).Restrict(i, lexrel.EQ)}
+		t := term{kind: scalarTerm, comp: int8(i), rel: lexrel.Top(la.k).Restrict(i, lexrel.EQ), geq: s.curGeq[i]}
 		t.consts = t.consts.with(i, s.cur[i])
 		s.terms[regKey(u)] = t
 		s.regs[u] = ref{key: regKey(u), comp: int8(i)}
@@ -1285,6 +1285,11 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		t.rel = t.rel.Restrict(i, side.rel)
 		t.approx = t.approx || !exact
 		t.geq = t.geq.union(la.lowerBounds(side.sc, xs, ys, op, i))
+		if t.kind == scalarTerm && int(t.comp) == i && t.rel.Component(i) == lexrel.EQ && !t.approx {
+			// The tag's own component, read and not changed since: what
+			// the test showed it at least, the tag is.
+			s.curGeq[i] = s.curGeq[i].union(t.geq.filter(func(x bound) bool { return int(x.comp) == i }))
+		}
 		if c := t.rel.Component(i); t.kind == scalarTerm && c&^lexrel.LE == 0 {
 			below = append(below, t)
 		}
