@@ -1217,34 +1217,9 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 	if xs.comp >= 0 && ys.comp >= 0 && xs.comp != ys.comp {
 		return la.taint(s, x, y)
 	}
-	xc, yc := xs.consts, ys.consts
-	// Equal to a value of known constants: so is the other side.
-	if op == lexrel.EQ && xc.known != yc.known {
-		if xc.known {
-			yc = xc
-		} else {
-			xc = yc
-		}
-	}
-	// An unsigned integer at most a small constant is one of the few
-	// values from 0 to it (p.phase > 0 false: p.phase is 0).
-	if !xc.known && yc.known {
-		xc = belowUnsigned(x.Type(), op, yc)
-	}
-	if !yc.known && xc.known {
-		yc = belowUnsigned(y.Type(), op.Inverse(), xc)
-	}
-	if xc.known && yc.known {
-		x0, y0 := xc, yc
-		xc = xc.filter(func(a int64) bool {
-			return y0.filter(func(b int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
-		})
-		yc = yc.filter(func(b int64) bool {
-			return x0.filter(func(a int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
-		})
-		if xc.n == 0 || yc.n == 0 {
-			return nil
-		}
+	xc, yc, feasible := narrowConsts(x.Type(), y.Type(), op, xs.consts, ys.consts)
+	if !feasible {
+		return nil
 	}
 	if i < 0 {
 		// Neither side is a tag component: a test of plain data says
@@ -1320,6 +1295,40 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		la.markLocal(s, ys, xc)
 	}
 	return s
+}
+
+// narrowConsts is what x op y tells of the constants x and y may hold
+// (xc and yc, of x's and y's types); false if no pair of them satisfies it.
+func narrowConsts(xt, yt types.Type, op lexrel.Rel, xc, yc constSet) (constSet, constSet, bool) {
+	// Equal to a value of known constants: so is the other side.
+	if op == lexrel.EQ && xc.known != yc.known {
+		if xc.known {
+			yc = xc
+		} else {
+			xc = yc
+		}
+	}
+	// An unsigned integer at most a small constant is one of the few
+	// values from 0 to it (p.phase > 0 false: p.phase is 0).
+	if !xc.known && yc.known {
+		xc = belowUnsigned(xt, op, yc)
+	}
+	if !yc.known && xc.known {
+		yc = belowUnsigned(yt, op.Inverse(), xc)
+	}
+	if xc.known && yc.known {
+		x0, y0 := xc, yc
+		xc = xc.filter(func(a int64) bool {
+			return y0.filter(func(b int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
+		})
+		yc = yc.filter(func(b int64) bool {
+			return x0.filter(func(a int64) bool { return cmpRel(a, b)&op != 0 }).n > 0
+		})
+		if xc.n == 0 || yc.n == 0 {
+			return xc, yc, false
+		}
+	}
+	return xc, yc, true
 }
 
 // belowUnsigned is what an integer of type t is when it is op (< or <=)
