@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,11 @@ import (
 // childEnv names the variable that makes the test binary a child: its
 // value is the JSON of a job.
 const childEnv = "CCVET_SCALING_CHILD"
+
+// profileEnv names a file for the CPU profile of each child's analyses
+// (go test -bench PBFT150/v2 with CCVET_SCALING_PROFILE=cpu.out); the
+// last child's is kept.
+const profileEnv = "CCVET_SCALING_PROFILE"
 
 // capEnv names the variable that sets the cap of one analysis (a
 // time.ParseDuration string); defaultCap when unset.
@@ -72,6 +78,21 @@ func runChild(spec string) int {
 		return 2
 	}
 	var res jobResult
+	if out := os.Getenv(profileEnv); out != "" {
+		// The child's CPU profile: the benchmark's own -test.cpuprofile
+		// sees only the parent, which waits.
+		f, err := os.Create(out)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer pprof.StopCPUProfile()
+	}
 	start, cpu := time.Now(), cpuTime()
 	for range j.N {
 		if res.Findings, err = analyse(j.Engine, pkgs[tg.name]); err != nil {
