@@ -46,7 +46,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		return
 	}
 	if la.storesWholeSync(addr) {
-		if la.storeSyncLiteral(s, addr, val) {
+		if la.storeSyncLiteral(s, addr, val) || la.storeSyncFromMessage(s, addr, val) {
 			return
 		}
 		// The struct holding the tag is written whole (*p = process{...}):
@@ -164,7 +164,15 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 		if i >= la.k || !hasFieldPath(c) || len(c.FieldIndex) <= len(prefix) || !equalInts(c.FieldIndex[:len(prefix)], prefix) {
 			continue
 		}
-		v, found := lit[pathString(c.FieldIndex[len(prefix):])]
+		rest := c.FieldIndex[len(prefix):]
+		v, found := lit[pathString(rest)]
+		if !found && isLit && la.copiesTagStruct(lit, rest, i) {
+			// Hdr: Header{Zxid: p.zxid}: the tag's own component.
+			t.rel = t.rel.Assign(i, lexrel.EQ)
+			t.unset &^= 1 << i
+			t.consts = t.consts.with(i, s.cur[i])
+			continue
+		}
 		if !found && isLit {
 			// A field the literal leaves out: zero.
 			v, found = ssa.NewConst(constant.MakeInt64(0), c.Fields[len(c.Fields)-1].Type()), true
@@ -204,6 +212,35 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 		t.consts = t.consts.with(i, sc.consts)
 	}
 	s.terms[key] = t
+}
+
+// copiesTagStruct reports whether the literal lit sets a field on the way
+// to path (the path of tag component i in the message's part) to the
+// struct of the tag that holds component i at the same place below it
+// (Header{Zxid: p.zxid} for the tag zxid.Epoch,zxid.Counter).
+func (la *loopAnalysis) copiesTagStruct(lit map[string]ssa.Value, path []int, i int) bool {
+	for k := 1; k < len(path); k++ {
+		v, ok := lit[pathString(path[:k])]
+		if !ok {
+			continue
+		}
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return false
+		}
+		fa, ok := ld.X.(*ssa.FieldAddr)
+		if !ok || !la.storesWholeSync(fa) {
+			return false
+		}
+		held, sv := fieldOf(fa), la.loop.Vars[i]
+		j := slices.IndexFunc(sv.Fields, func(f *types.Var) bool { return held != nil && f.Origin() == held.Origin() })
+		if j < 0 || j == len(sv.Fields)-1 || !matchesPath(fa, sv.Fields[:j+1]) {
+			return false
+		}
+		suffix, ok := fieldIndices(held.Type(), sv.Fields[j+1:])
+		return ok && slices.Equal(suffix, path[k:])
+	}
+	return false
 }
 
 // builtHeader recognises val as the result of a call of a one-block
@@ -368,6 +405,135 @@ func (la *loopAnalysis) storeSyncLiteral(s *state, addr, val ssa.Value) bool {
 		la.assignSync(s, p.i, p.v)
 	}
 	return true
+}
+
+// storeSyncFromMessage interprets a store of a message's sub-struct into
+// the struct of the tag that has the same shape (p.zxid = m.Hdr.Zxid, with
+// the tag zxid.Epoch,zxid.Counter and the mapping
+// Hdr.Zxid.Epoch,Hdr.Zxid.Counter): the components the struct holds are
+// set to the message's, together, as a jump to it. It reports false when
+// val is not such a part of a message, or some component the struct holds
+// is not the message's component at the same place.
+func (la *loopAnalysis) storeSyncFromMessage(s *state, addr, val ssa.Value) bool {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	key, t, mask, ok := la.sameShapePart(s, fa, val)
+	if !ok {
+		return false
+	}
+	for i := range la.k {
+		if mask&(1<<i) != 0 && t.rel.Component(i) != lexrel.EQ {
+			la.tagMoved(s, i, true)
+		}
+	}
+	s.assignFrom(key, mask)
+	return true
+}
+
+// sameShapePart recognises val as a load of a part of a message
+// (m.Hdr.Zxid) whose fields are, at the same places, the message's
+// components for the tag components the struct at fa holds (p.zxid): it
+// returns the message's key and term and those components.
+func (la *loopAnalysis) sameShapePart(s *state, fa *ssa.FieldAddr, val ssa.Value) (termKey, term, uint, bool) {
+	held := fieldOf(fa)
+	ld, ok := val.(*ssa.UnOp)
+	if held == nil || !ok || ld.Op != token.MUL {
+		return termKey{}, term{}, 0, false
+	}
+	var path []int
+	x := ld.X
+	for {
+		f, ok := x.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		path = append([]int{f.Field}, path...)
+		x = f.X
+	}
+	r, ok := la.addrRef(s, x)
+	if !ok || r.comp != wholeComp || len(path) == 0 {
+		return termKey{}, term{}, 0, false
+	}
+	t, ok := s.terms[r.key]
+	if !ok || t.kind != messageTerm || t.msg == nil || t.envField != 0 {
+		return termKey{}, term{}, 0, false
+	}
+	var mask uint
+	for i, sv := range la.loop.Vars {
+		j := slices.IndexFunc(sv.Fields, func(f *types.Var) bool { return f.Origin() == held.Origin() })
+		if j < 0 || j == len(sv.Fields)-1 || !matchesPath(fa, sv.Fields[:j+1]) {
+			continue
+		}
+		suffix, ok := fieldIndices(held.Type(), sv.Fields[j+1:])
+		if !ok || i >= len(t.msg.Components) {
+			return termKey{}, term{}, 0, false
+		}
+		c := t.msg.Components[i]
+		if c.Kind != annotations.Field || !slices.Equal(c.FieldIndex, append(slices.Clone(path), suffix...)) {
+			return termKey{}, term{}, 0, false
+		}
+		mask |= 1 << i
+	}
+	return r.key, t, mask, mask != 0
+}
+
+// nothingBetween reports whether from and to are in one block, from first,
+// with no store or call between them.
+func nothingBetween(from, to ssa.Instruction) bool {
+	b := from.Block()
+	if b != to.Block() {
+		return false
+	}
+	i, j := slices.Index(b.Instrs, from), slices.Index(b.Instrs, to)
+	if i < 0 || j < i {
+		return false
+	}
+	for _, in := range b.Instrs[i+1 : j] {
+		switch in.(type) {
+		case *ssa.Store, ssa.CallInstruction:
+			return false
+		}
+	}
+	return true
+}
+
+// structTest interprets a branch on cmp, x == y (eq) or x != y, between a part
+// of a message and the struct of the tag of the same shape (m.Hdr.Zxid ==
+// p.zxid): equal, the message's components are the tag's. It reports
+// false when x and y are not such a pair.
+func (la *loopAnalysis) structTest(s *state, cmp *ssa.BinOp, eq bool) (*state, bool) {
+	for _, p := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+		ld, ok := p[1].(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL || !nothingBetween(ld, cmp) {
+			continue // the tag read here may not be the tag at the test
+		}
+		fa, ok := ld.X.(*ssa.FieldAddr)
+		if !ok || !la.storesWholeSync(fa) {
+			continue
+		}
+		key, t, mask, ok := la.sameShapePart(s, fa, p[0])
+		if !ok {
+			continue
+		}
+		if !eq {
+			return s, true // some component differs: nothing to learn
+		}
+		for i := range la.k {
+			if mask&(1<<i) != 0 {
+				t.rel = t.rel.Restrict(i, lexrel.EQ)
+			}
+		}
+		if t.rel.IsEmpty() {
+			return nil, true
+		}
+		s = s.clone()
+		s.terms[key] = t
+		s.refine(key)
+		return s, true
+	}
+	return nil, false
 }
 
 // fieldIndices are the indices of the fields path, selected one after the

@@ -988,6 +988,11 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		}
 		return s
 	case *ssa.BinOp:
+		if c.Op == token.EQL || c.Op == token.NEQ {
+			if out, ok := la.structTest(s, c, (c.Op == token.EQL) == taken); ok {
+				return out
+			}
+		}
 		op, ok := tokenRel[c.Op]
 		if !ok {
 			return la.taint(s, cond)
