@@ -505,6 +505,10 @@ func isInteger(t types.Type) bool {
 	return ok && b.Info()&types.IsInteger != 0
 }
 
+// EnumOf returns the constants declared with defined integer type t in
+// its package, in value order, or nil if t is not such a type or has none.
+func EnumOf(t types.Type) *Enum { return enumOf(t) }
+
 // enumOf returns the constants declared with defined integer type t, in
 // value order, or nil.
 func enumOf(t types.Type) *Enum {

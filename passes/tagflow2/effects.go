@@ -232,13 +232,12 @@ func (la *loopAnalysis) copiesTagStruct(lit map[string]ssa.Value, path []int, i 
 		if !ok || !la.storesWholeSync(fa) {
 			return false
 		}
-		held, sv := fieldOf(fa), la.loop.Vars[i]
-		j := slices.IndexFunc(sv.Fields, func(f *types.Var) bool { return held != nil && f.Origin() == held.Origin() })
-		if j < 0 || j == len(sv.Fields)-1 || !matchesPath(fa, sv.Fields[:j+1]) {
+		held := fieldOf(fa)
+		if held == nil {
 			return false
 		}
-		suffix, ok := fieldIndices(held.Type(), sv.Fields[j+1:])
-		return ok && slices.Equal(suffix, path[k:])
+		suffix, under, ok := la.heldPath(fa, held, i)
+		return under && ok && slices.Equal(suffix, path[k:])
 	}
 	return false
 }
@@ -384,11 +383,10 @@ func (la *loopAnalysis) storeSyncLiteral(s *state, addr, val ssa.Value) bool {
 	}
 	var parts []part
 	for i, sv := range la.loop.Vars {
-		j := slices.IndexFunc(sv.Fields, func(f *types.Var) bool { return f.Origin() == held.Origin() })
-		if j < 0 || j == len(sv.Fields)-1 || !matchesPath(fa, sv.Fields[:j+1]) {
+		path, under, ok := la.heldPath(fa, held, i)
+		if !under {
 			continue
 		}
-		path, ok := fieldIndices(held.Type(), sv.Fields[j+1:])
 		if !ok {
 			return false
 		}
@@ -461,12 +459,11 @@ func (la *loopAnalysis) sameShapePart(s *state, fa *ssa.FieldAddr, val ssa.Value
 		return termKey{}, term{}, 0, false
 	}
 	var mask uint
-	for i, sv := range la.loop.Vars {
-		j := slices.IndexFunc(sv.Fields, func(f *types.Var) bool { return f.Origin() == held.Origin() })
-		if j < 0 || j == len(sv.Fields)-1 || !matchesPath(fa, sv.Fields[:j+1]) {
+	for i := range la.loop.Vars {
+		suffix, under, ok := la.heldPath(fa, held, i)
+		if !under {
 			continue
 		}
-		suffix, ok := fieldIndices(held.Type(), sv.Fields[j+1:])
 		if !ok || i >= len(t.msg.Components) {
 			return termKey{}, term{}, 0, false
 		}
@@ -534,6 +531,19 @@ func (la *loopAnalysis) structTest(s *state, cmp *ssa.BinOp, eq bool) (*state, b
 		return s, true
 	}
 	return nil, false
+}
+
+// heldPath is the path, below the struct field held that fa addresses, of
+// tag component i: under reports whether the struct holds component i
+// (p.zxid holds zxid.Epoch), ok whether the path could be resolved.
+func (la *loopAnalysis) heldPath(fa *ssa.FieldAddr, held *types.Var, i int) (path []int, under, ok bool) {
+	sv := la.loop.Vars[i]
+	j := slices.IndexFunc(sv.Fields, func(f *types.Var) bool { return f.Origin() == held.Origin() })
+	if j < 0 || j == len(sv.Fields)-1 || !matchesPath(fa, sv.Fields[:j+1]) {
+		return nil, false, false
+	}
+	path, ok = fieldIndices(held.Type(), sv.Fields[j+1:])
+	return path, true, ok
 }
 
 // fieldIndices are the indices of the fields path, selected one after the

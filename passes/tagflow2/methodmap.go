@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/ccvet/ccvet/annotations"
 	"golang.org/x/tools/go/ssa"
@@ -117,21 +118,10 @@ func kindMapping(f *ssa.Function, c annotations.Component) (annotations.Componen
 
 // enumConsts are the constants of the package of n declared with type n.
 func enumConsts(n *types.Named) []*types.Const {
-	if n.Obj().Pkg() == nil {
-		return nil
+	if e := annotations.EnumOf(n); e != nil {
+		return e.Consts
 	}
-	b, ok := n.Underlying().(*types.Basic)
-	if !ok || b.Info()&types.IsInteger == 0 {
-		return nil
-	}
-	scope := n.Obj().Pkg().Scope()
-	var out []*types.Const
-	for _, name := range scope.Names() {
-		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), n) {
-			out = append(out, c)
-		}
-	}
-	return out
+	return nil
 }
 
 // constNamed is the constant of cs whose value is v (the first by name).
@@ -177,7 +167,7 @@ func decidingField(f *ssa.Function) ([]int, bool) {
 				if !ok {
 					continue
 				}
-				if found != nil && !equalPath(found, path) {
+				if found != nil && !slices.Equal(found, path) {
 					return nil, false
 				}
 				found = path
@@ -193,18 +183,6 @@ func isComparison(op token.Token) bool {
 		return true
 	}
 	return false
-}
-
-func equalPath(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // receiverField is the field path of f's receiver that v loads (through
@@ -335,7 +313,7 @@ func evalMethod(f *ssa.Function, path []int, k constant.Value) (constant.Value, 
 
 // valueOf is the constant v holds in the evaluation, nil if unknown.
 func valueOf(f *ssa.Function, path []int, k constant.Value, vals map[ssa.Value]constant.Value, v ssa.Value) constant.Value {
-	if p, ok := receiverField(f, v); ok && equalPath(p, path) {
+	if p, ok := receiverField(f, v); ok && slices.Equal(p, path) {
 		return k
 	}
 	switch x := v.(type) {
