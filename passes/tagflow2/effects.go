@@ -270,6 +270,21 @@ func (la *loopAnalysis) builtHeader(val ssa.Value) (map[string]ssa.Value, bool) 
 	return literalFields(throughLocal(ret.Results[0]), nil, make(map[string]ssa.Value))
 }
 
+// fieldAddrChain is the value v selects fields of through a chain of
+// field addresses (&m.Hdr.Zxid: m's address), and the field indices in
+// order ([Hdr, Zxid]); v itself and no path when v is no field address.
+func fieldAddrChain(v ssa.Value) (ssa.Value, []int) {
+	var path []int
+	for {
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			return v, path
+		}
+		path = append([]int{fa.Field}, path...)
+		v = fa.X
+	}
+}
+
 // pathFrom is the path of field indices from the message under key to
 // addr, a chain of field addresses.
 func (la *loopAnalysis) pathFrom(s *state, key termKey, addr ssa.Value) ([]int, bool) {
@@ -310,16 +325,7 @@ func literalFields(val ssa.Value, prefix []int, out map[string]ssa.Value) (map[s
 		if !ok {
 			continue
 		}
-		var path []int
-		x := st.Addr
-		for {
-			fa, ok := x.(*ssa.FieldAddr)
-			if !ok {
-				break
-			}
-			path = append([]int{fa.Field}, path...)
-			x = fa.X
-		}
+		x, path := fieldAddrChain(st.Addr)
 		if x != ssa.Value(a) || len(path) == 0 {
 			continue
 		}
@@ -440,16 +446,7 @@ func (la *loopAnalysis) sameShapePart(s *state, fa *ssa.FieldAddr, val ssa.Value
 	if held == nil || !ok || ld.Op != token.MUL {
 		return termKey{}, term{}, 0, false
 	}
-	var path []int
-	x := ld.X
-	for {
-		f, ok := x.(*ssa.FieldAddr)
-		if !ok {
-			break
-		}
-		path = append([]int{f.Field}, path...)
-		x = f.X
-	}
+	x, path := fieldAddrChain(ld.X)
 	r, ok := la.addrRef(s, x)
 	if !ok || r.comp != wholeComp || len(path) == 0 {
 		return termKey{}, term{}, 0, false
@@ -1100,16 +1097,7 @@ func (la *loopAnalysis) stampedComponents(f *ssa.Function) (uint8, bool) {
 				// r.Term }) leaves the caller's value on the others.
 				continue
 			}
-			var path []int
-			x := st.Addr
-			for {
-				fa, ok := x.(*ssa.FieldAddr)
-				if !ok {
-					break
-				}
-				path = append([]int{fa.Field}, path...)
-				x = fa.X
-			}
+			x, path := fieldAddrChain(st.Addr)
 			if len(path) == 0 {
 				continue
 			}
@@ -1208,15 +1196,7 @@ func optionalFieldPath(g *ssa.Function) []int {
 		if !ok || inner.Op != token.MUL {
 			continue
 		}
-		var path []int
-		for x := inner.X; ; {
-			fa, ok := x.(*ssa.FieldAddr)
-			if !ok {
-				break
-			}
-			path = append([]int{fa.Field}, path...)
-			x = fa.X
-		}
+		_, path := fieldAddrChain(inner.X)
 		if len(path) > 0 {
 			return path
 		}
