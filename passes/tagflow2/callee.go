@@ -294,6 +294,7 @@ func (la *loopAnalysis) analyseCallee(f *ssa.Function, entry *state, call *ssa.C
 	if outer {
 		la.calledInRegion = la.inRegion(call)
 		la.callSite = call.Pos()
+		la.callInstr = call
 	}
 	la.calls = append(la.calls, f)
 	if la.followed != nil {

@@ -128,6 +128,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		t.rel = t.rel.Assign(int(r.comp), rel)
 		t.approx = t.approx || !sc.exactTo(s, int(r.comp))
 		t.unset &^= 1 << r.comp
+		t.fresh &^= 1 << r.comp
 		t.consts = t.consts.with(int(r.comp), sc.consts)
 		s.terms[r.key] = t
 	case r.comp == elemComp:
@@ -160,6 +161,7 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 		builder = isLit
 	}
 	la.rebind(s, key)
+	t.fresh = 0
 	for i, c := range t.msg.Components {
 		if i >= la.k || !hasFieldPath(c) || len(c.FieldIndex) <= len(prefix) || !equalInts(c.FieldIndex[:len(prefix)], prefix) {
 			continue
@@ -1303,6 +1305,13 @@ func (la *loopAnalysis) received(s *state, v ssa.Value, t types.Type) {
 	nt.approx = false // a message of any round may arrive: every vector is realised
 	nt.envField = int8(env + 1)
 	la.assumeMsgEnums(s, &nt)
+	if nt.msg != nil {
+		for i, c := range nt.msg.Components {
+			if i < la.k && c.Kind != annotations.Const && c.Kind != annotations.Absent && !nt.consts.at(i).known {
+				nt.fresh |= 1 << i
+			}
+		}
+	}
 	s.terms[key] = nt
 	s.regs[v] = ref{key: key, comp: wholeComp}
 	s.refine(key)
@@ -1960,20 +1969,41 @@ func (la *loopAnalysis) checkIVAt(s *state, instr ssa.Instruction, pos token.Pos
 
 // sameReception reports whether instr is in the innermost loop around the
 // receive where the message kept under key was received.
+//
+// A receive in a helper (m, ok := r.recv(t)) is placed at the helper's
+// call in the analysed function, and a message received by a helper
+// that the loop calls counts as received in the loop.
 func (la *loopAnalysis) sameReception(s *state, key termKey, instr ssa.Instruction) bool {
 	at := s.terms[key].at
+	if instr.Parent() != la.fn && la.callInstr != nil {
+		instr = la.callInstr
+	}
 	nl := la.innermost(instr.Block())
 	if nl == nil || nl == la.outer() {
 		return false
 	}
 	for b := range nl.blocks {
 		for _, in := range b.Instrs {
-			if in.Pos() == at {
+			if in.Pos() == at || receivesAt(in, at) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// receivesAt reports whether in calls a function whose body holds the
+// position at: the receive of a helper.
+func receivesAt(in ssa.Instruction, at token.Pos) bool {
+	call, ok := in.(*ssa.Call)
+	if !ok || !at.IsValid() {
+		return false
+	}
+	f := call.Call.StaticCallee()
+	if f == nil || f.Syntax() == nil {
+		return false
+	}
+	return f.Syntax().Pos() <= at && at < f.Syntax().End()
 }
 
 // outer is the tagged loop itself.

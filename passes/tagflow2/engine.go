@@ -55,6 +55,7 @@ type loopAnalysis struct {
 	calls          []*ssa.Function
 	calledInRegion bool
 	callSite       token.Pos // the outermost call being analysed
+	callInstr      *ssa.Call // and the call itself
 	funcLoops      map[*ssa.Function][]*natLoop
 	memo           map[*ssa.Function][]memoEntry
 	// predicates are the last analysed calls of functions returning a

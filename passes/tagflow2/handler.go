@@ -51,13 +51,36 @@ func (la *loopAnalysis) handlerEntry() *state {
 		// rest on: what the handler does with a message of the wrong
 		// round is "cannot prove".
 		t := entry.terms[regKey(p)]
-		t.approx = true
 		la.assumePre(&t)
+		t.approx = la.kindUnknown(t)
 		entry.terms[regKey(p)] = t
 		entry.hmsg = regKey(p)
 		entry.refineAll()
 	}
 	return entry
+}
+
+// kindUnknown reports whether the handler's message t carries a
+// component of the round's enum (its kind) whose value the directive does
+// not give: the driver may call the handler with one kind only, so the
+// vectors of that component are not all realised. Components of integer
+// phases are: a message of any phase may be delayed to any handler.
+func (la *loopAnalysis) kindUnknown(t term) bool {
+	if t.msg == nil {
+		return true
+	}
+	for i, c := range t.msg.Components {
+		if i >= la.k || c.Kind == annotations.Absent || c.Kind == annotations.Const {
+			continue
+		}
+		if la.loop.Vars[i].Enum == nil {
+			continue
+		}
+		if cs := t.consts.at(i); !cs.known || cs.n > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // assumePre gives the handler's message t the constant its //sync:handler

@@ -393,7 +393,11 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 		if t.kind == scalarTerm && int(t.comp) != i {
 			continue
 		}
-		if approx || (rel != lexrel.EQ && t.rel.Component(i) != lexrel.EQ) {
+		if approx || !mapsOneToOne(t.rel.Component(i), oldToNew) && !t.freshAt(i) {
+			// A vector may become one of several: which ones are
+			// realised is not known. A fresh component is any value:
+			// it stays so, with every relation to the new tag
+			// realised.
 			t.approx = true
 		}
 		t.rel = t.rel.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(r, oldToNew) })
@@ -419,6 +423,24 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 		}
 	}
 	s.refineAll()
+}
+
+// mapsOneToOne reports whether each relation in c to the old component
+// gives one relation to the new one, which relates to the old as
+// oldToNew (one relation): after an increment, a value below or equal to
+// the old component is below the new one; one above it may be anything.
+func mapsOneToOne(c, oldToNew lexrel.Rel) bool {
+	for _, r := range []lexrel.Rel{lexrel.LT, lexrel.EQ, lexrel.GT} {
+		if c&r == 0 {
+			continue
+		}
+		switch composeRel(r, oldToNew) {
+		case lexrel.LT, lexrel.EQ, lexrel.GT:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // assignFrom sets the components in mask of the tag to those of the

@@ -962,6 +962,9 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		if out, ok := la.commaOK(s, c, taken); ok {
 			return out
 		}
+		if okOfLookup(c) {
+			return s
+		}
 	case *ssa.UnOp:
 		if c.Op == token.NOT {
 			return la.branch(s, c.X, !taken)
@@ -1006,6 +1009,23 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		return la.restrict(s, c.X, c.Y, op)
 	}
 	return la.taint(s, cond)
+}
+
+// okOfLookup reports whether x is the ok of a range step, a type
+// assertion, a map lookup or a channel receive: whether there is a next
+// element, what type a message has, whether a key is present, whether a
+// channel is open. None tests a tag: a sender may put any tag on a
+// message of any type, and a collection may hold more messages.
+func okOfLookup(x *ssa.Extract) bool {
+	switch t := x.Tuple.(type) {
+	case *ssa.Next:
+		return x.Index == 0
+	case *ssa.TypeAssert, *ssa.Lookup:
+		return x.Index == 1
+	case *ssa.UnOp:
+		return t.Op == token.ARROW && x.Index == 1
+	}
+	return false
 }
 
 // commaOK interprets a branch on the last (bool) result of a call of a
@@ -1093,10 +1113,18 @@ func (la *loopAnalysis) lenTest(s *state, x, y ssa.Value, op lexrel.Rel) (*state
 		op = op&lexrel.EQ | (op&lexrel.LT)<<2 | (op&lexrel.GT)>>2
 	}
 	if !ok {
+		if la.lenOfCollection(s, x) || la.lenOfCollection(s, y) {
+			// len(votes) >= quorum: a count of messages against data
+			// excludes no tag an element may have (more may arrive).
+			return s, true
+		}
 		return nil, false
 	}
 	// Whether some length n >= 1 satisfies n op k.
 	if op&lexrel.GT != 0 || op&lexrel.EQ != 0 && k >= 1 || op&lexrel.LT != 0 && k > 1 {
+		if _, tracked := la.collectionRef(s, coll); tracked {
+			return s, true // len(acks) >= 3: as above
+		}
 		return nil, false
 	}
 	if !(op&lexrel.EQ != 0 && k == 0 || op&lexrel.LT != 0 && k > 0) {
@@ -1111,6 +1139,23 @@ func (la *loopAnalysis) lenTest(s *state, x, y ssa.Value, op lexrel.Rel) (*state
 	t.rel, t.single, t.approx, t.recv, t.direct = lexrel.Empty(la.k), true, false, false, false
 	s.terms[r.key] = t
 	return s, true
+}
+
+// lenOfCollection reports whether v is len(c) of a collection of
+// messages the analysis tracks.
+func (la *loopAnalysis) lenOfCollection(s *state, v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+		return false
+	}
+	r, ok := la.collectionRef(s, call.Call.Args[0])
+	if !ok {
+		return false
+	}
+	return s.terms[r.key].kind == collectionTerm
 }
 
 // lenOperand returns coll and k if x is len(coll) and y the constant k.
@@ -1148,9 +1193,12 @@ func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
 	var walk func(v ssa.Value, depth int)
 	walk = func(v ssa.Value, depth int) {
 		r, tracked := s.regs[v]
-		if tracked && r.comp != dataComp {
+		if tracked && r.comp == dataComp {
 			// A test of a message's data (m.Stand) says nothing of its
-			// tag.
+			// tag, nor of the message it was read from.
+			return
+		}
+		if tracked {
 			if t, ok := s.terms[r.key]; ok && !t.approx {
 				keys = append(keys, r.key)
 			}
@@ -1244,6 +1292,7 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 	if nx == 0 || ny == 0 {
 		return nil
 	}
+	xFresh, yFresh := la.freshScalar(s, xs), la.freshScalar(s, ys)
 	s = s.clone()
 	var below []term
 	for _, side := range []struct {
@@ -1251,7 +1300,11 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		rel    lexrel.Rel
 		consts constSet
 		v      ssa.Value
-	}{{xs, nx, xc, x}, {ys, ny, yc, y}} {
+		exact  bool
+	}{
+		{xs, nx, xc, x, exact || xFresh && realisedBy(op, yr)&nx == nx || yFresh && ny == yr},
+		{ys, ny, yc, y, exact || yFresh && realisedBy(op.Inverse(), xr)&ny == ny || xFresh && nx == xr},
+	} {
 		if !side.sc.ok {
 			// An integer the analysis did not relate to the tag (a
 			// parameter, a local): from now on it does.
@@ -1263,7 +1316,8 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		}
 		t := s.terms[side.sc.r.key]
 		t.rel = t.rel.Restrict(i, side.rel)
-		t.approx = t.approx || !exact
+		t.approx = t.approx || !side.exact
+		t.fresh &^= 1 << i
 		t.geq = t.geq.union(la.lowerBounds(side.sc, xs, ys, op, i))
 		if t.kind == scalarTerm && int(t.comp) == i && t.rel.Component(i) == lexrel.EQ && !t.approx {
 			// The tag's own component, read and not changed since: what
@@ -1300,6 +1354,53 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		la.markLocal(s, ys, xc)
 	}
 	return s
+}
+
+// freshScalar reports whether sc is a fresh component of a received
+// message (see term.fresh).
+func (la *loopAnalysis) freshScalar(s *state, sc scalar) bool {
+	if !sc.ok || sc.approx {
+		return false
+	}
+	t, ok := s.terms[sc.r.key]
+	return ok && t.kind == messageTerm && t.freshAt(sc.comp)
+}
+
+// realisedBy is the set of relations to a tag component c that a value x
+// the network may set to anything realises while x op y holds, whatever
+// y is among the integers whose relation to c is in yr: for y < c, x = y
+// is below c and x = c, x = c+1 are above y; but x > y realises x < c
+// only if y < c-1, which yr does not say.
+func realisedBy(op, yr lexrel.Rel) lexrel.Rel {
+	if yr == 0 {
+		return 0
+	}
+	out := lexrel.Any
+	for _, r := range []lexrel.Rel{lexrel.LT, lexrel.EQ, lexrel.GT} {
+		if yr&r == 0 {
+			continue
+		}
+		var got lexrel.Rel
+		for _, b := range []lexrel.Rel{lexrel.LT, lexrel.EQ, lexrel.GT} {
+			if op&b == 0 {
+				continue
+			}
+			switch {
+			case r == lexrel.EQ:
+				got |= b
+			case r == lexrel.LT && b == lexrel.GT:
+				got |= lexrel.EQ | lexrel.GT
+			case r == lexrel.LT:
+				got |= lexrel.LT
+			case r == lexrel.GT && b == lexrel.LT:
+				got |= lexrel.LT | lexrel.EQ
+			default: // r == GT, x >= y
+				got |= lexrel.GT
+			}
+		}
+		out &= got
+	}
+	return out
 }
 
 // narrowConsts is what x op y tells of the constants x and y may hold

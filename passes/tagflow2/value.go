@@ -214,6 +214,13 @@ type term struct {
 	// unset are the components of a message variable not assigned since
 	// it was declared (a zero value); the message is exact once each is.
 	unset uint8
+	// fresh are the integer components of a received message that no
+	// test or assignment has touched since it arrived: the network may
+	// deliver any value there, so a first test against an integer of
+	// known relation to the tag leaves every relation realised that some
+	// value on the right side of it has (see realisedBy), even when the
+	// test's other side is not the tag itself.
+	fresh uint8
 	// geq are the bounds an integer (a scalar term) is known to be at
 	// or above (see bounds.go).
 	geq bounds
@@ -242,6 +249,7 @@ func (t term) join(u term) term {
 	t.direct = t.direct || u.direct
 	t.approx = t.approx || u.approx
 	t.unset |= u.unset
+	t.fresh &= u.fresh
 	t.single = t.single && u.single
 	t.geq = t.geq.meet(u.geq)
 	if t.from != u.from {
@@ -259,6 +267,12 @@ func (t term) join(u term) term {
 // inexact reports whether the term's relation may hold vectors no
 // execution realises.
 func (t term) inexact() bool { return t.approx || t.unset != 0 }
+
+// freshAt reports whether component i of t is still any value the
+// network may deliver.
+func (t term) freshAt(i int) bool {
+	return i >= 0 && t.fresh&(1<<i) != 0 && t.rel.Component(i) == lexrel.Any && !t.inexact()
+}
 
 // A loc is a memory location: a base (an Alloc, a Global, or a Parameter
 // or FreeVar standing for the object it points to) and a path of field

@@ -60,7 +60,7 @@ func (p *Node) RunStale() {
 		p.term++
 		p.step = Request
 		for _, ch := range p.peers {
-			ch <- Envelope{Msg: Msg{Term: p.term, Step: p.step}} // want `cannot prove 4: the process sends while a Msg that may be of a later round is kept, without a jump to its round first`
+			ch <- Envelope{Msg: Msg{Term: p.term, Step: p.step}} // want `condition 4: the process sends while a Msg of a later round can be kept, without a jump to its round first`
 		}
 		var reqs []Msg
 		for len(reqs) < 3 {
@@ -68,8 +68,8 @@ func (p *Node) RunStale() {
 			if e.Msg.Step != p.step {
 				continue
 			}
-			reqs = append(reqs, e.Msg) // want `cannot prove 3: Msg stored without checking that its tag is >= \(p.term,p.step\)`
+			reqs = append(reqs, e.Msg) // want `condition 3: Msg stored without checking that its tag is >= \(p.term,p.step\)`
 		}
-		p.kept = reqs // want `cannot prove 3: Msg stored without checking that its tag is >= \(p.term,p.step\)`
+		p.kept = reqs // want `condition 3: Msg stored without checking that its tag is >= \(p.term,p.step\)`
 	}
 }

@@ -1,11 +1,14 @@
 // Package handlers is Raft's election in the handler style: a process
 // type tagged with its term and role, a Step handler for received
 // messages and a Tick handler for the timer. Each handler is one step of
-// the process, checked between its entry and its exits. Which messages
-// the driver hands a handler is not in the code (a handler per message
-// kind need not test the kind), so what follows from a given message's
-// round is "cannot prove", not a violation; so is a mailbox field the
-// handler did not fill that may still hold the old round's messages.
+// the process, checked between its entry and its exits. A handler may be
+// handed a message of any term (a message of an older term may be late,
+// one of a later term early), so what it does with one of the wrong term
+// is a violation. Which kind of message the driver hands it is not in the
+// code (a handler per kind need not test the kind): a round the message
+// carries in a kind field is left to "cannot prove" (see perkind). A
+// mailbox field the handler did not fill that may still hold the old
+// round's messages is "cannot prove" too.
 package handlers
 
 type Role int
@@ -102,7 +105,7 @@ func (n *Node) Rejoin() {
 //sync:handler
 func (n *Node) AnswerOld(m Message) {
 	if m.Type == Vote {
-		n.send(Message{Type: VoteResp, From: n.id, To: m.From, Term: m.Term}) // want `cannot prove 2: Message may be sent with a tag other than the current one \(term,role\)`
+		n.send(Message{Type: VoteResp, From: n.id, To: m.From, Term: m.Term}) // want `condition 2: Message can be sent with a tag other than the current one \(term,role\)`
 	}
 }
 
@@ -111,7 +114,7 @@ func (n *Node) AnswerOld(m Message) {
 //sync:handler
 func (n *Node) CountAny(m Message) {
 	if m.Type == VoteResp && m.Granted {
-		n.granted++ // want `cannot prove 3: the state changes while the received Message may be of an earlier round than \(term,role\) was when the handler was called: such a message must leave the state unchanged`
+		n.granted++ // want `condition 3: the state changes while the received Message may be of an earlier round than \(term,role\) was when the handler was called: such a message must leave the state unchanged`
 	}
 }
 
@@ -172,8 +175,8 @@ func (b *Buffering) Buffer(m Message) {
 	if m.Term < b.term {
 		return
 	}
-	b.kept = append(b.kept, m) // want `cannot prove 3: Message stored without checking that its tag is == \(term,role\)`
-} // want `cannot prove 4: the process returns while a Message that may be of a later round is kept, without a jump to its round first`
+	b.kept = append(b.kept, m) // want `condition 3: Message stored without checking that its tag is == \(term,role\)`
+} // want `condition 4: the process returns while a Message of a later round can be kept, without a jump to its round first`
 
 // stamp sends m with the process's current term.
 //

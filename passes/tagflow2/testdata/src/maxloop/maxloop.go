@@ -197,6 +197,6 @@ func (n *node) FirstWithoutJump(net Net, log *[]int) {
 		r := reqs[0]
 		*log = append(*log, r.From)
 		n.step = Answer
-		net.Answer(r.From, Grant{Term: n.term}) // want `cannot prove 4: the process sends while a Req that may be of a later round is kept, without a jump to its round first`
+		net.Answer(r.From, Grant{Term: n.term}) // want `condition 4: the process sends while a Req of a later round can be kept, without a jump to its round first`
 	}
 }
