@@ -50,6 +50,9 @@ func (la *loopAnalysis) derivedMsg(t types.Type) *annotations.Msg {
 		if m := la.deriveFrom(n, im); m != nil {
 			out = m
 			la.sum.ifaceOf[m] = im
+			// A send of the type puts a message of the interface on
+			// the wire: witnesses are the interface's.
+			la.sum.witness.origin[m] = im
 			break
 		}
 	}

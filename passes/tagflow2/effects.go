@@ -781,7 +781,7 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 	// A slice's or an array's length is what it was; a map may get a key.
 	_, isMap := coll.Type().Underlying().(*types.Map)
 	single := c.single && (!isMap || c.rel.IsEmpty())
-	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.inexact(), at: v.at, msg: v.msg, single: true})
+	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.inexact(), kindFree: v.kindFree, assumedRel: v.assumedRel, at: v.at, msg: v.msg, single: true})
 	c.single = single
 	s.terms[r.key] = c
 	la.stored(s, r.key, v, coll, instr)
@@ -947,7 +947,7 @@ func (la *loopAnalysis) keptData(s *state, addr ssa.Value, t term) {
 	}
 	l.path += "#data"
 	key := locKey(l)
-	d := term{kind: collectionTerm, rel: t.rel, consts: t.consts, msg: t.msg, recv: true, approx: t.approx, unset: t.unset, at: t.at}
+	d := term{kind: collectionTerm, rel: t.rel, consts: t.consts, msg: t.msg, recv: true, approx: t.approx, unset: t.unset, kindFree: t.kindFree, assumedRel: t.assumedRel, at: t.at}
 	if old, ok := s.terms[key]; ok {
 		d = old.join(d)
 	}
@@ -1003,15 +1003,27 @@ func (la *loopAnalysis) methodComponent(s *state, c *ssa.CallCommon, instr *ssa.
 	if !ok && isPointer(recv.Type()) {
 		r, ok = la.addrRef(s, recv)
 	}
-	if !ok || r.comp != wholeComp {
+	if !ok || r.comp != wholeComp && r.comp != partComp && r.comp != dataComp {
 		return false
 	}
 	t, ok := s.terms[r.key]
 	if !ok || t.kind != messageTerm || t.msg == nil {
 		return false
 	}
+	var prefix []int
+	if r.comp != wholeComp {
+		// A method of an embedded header (m.header.View(), what
+		// m.View() is when View is promoted): the path of a getter
+		// goes through the header's field.
+		idx, ok := fieldIndexOf(recv)
+		if !ok {
+			return false
+		}
+		prefix = []int{idx}
+	}
+	direct := prefix == nil || promoted(recv, fn)
 	for i, comp := range t.msg.Components {
-		if i < la.k && (comp.Kind == annotations.Method || comp.Kind == annotations.Mapped) && comp.Method != nil && comp.Method.Name() == fn.Name() {
+		if direct && i < la.k && (comp.Kind == annotations.Method || comp.Kind == annotations.Mapped) && comp.Method != nil && comp.Method.Name() == fn.Name() {
 			s.regs[instr] = ref{key: r.key, comp: int8(i)}
 			return true
 		}
@@ -1020,6 +1032,7 @@ func (la *loopAnalysis) methodComponent(s *state, c *ssa.CallCommon, instr *ssa.
 	// protobuf style): that component.
 	if g := c.StaticCallee(); g != nil && g.Pkg == la.fn.Pkg {
 		if _, index, ok := la.getterPath(g); ok {
+			index = append(slices.Clone(prefix), index...)
 			for i, comp := range t.msg.Components {
 				if i < la.k && comp.Kind == annotations.Field && slices.Equal(comp.FieldIndex, index) {
 					s.regs[instr] = ref{key: r.key, comp: int8(i)}
@@ -1029,6 +1042,34 @@ func (la *loopAnalysis) methodComponent(s *state, c *ssa.CallCommon, instr *ssa.
 		}
 	}
 	return false
+}
+
+// fieldIndexOf is the index of the field v selects.
+func fieldIndexOf(v ssa.Value) (int, bool) {
+	switch f := v.(type) {
+	case *ssa.Field:
+		return f.Field, true
+	case *ssa.FieldAddr:
+		return f.Field, true
+	}
+	return 0, false
+}
+
+// promoted reports whether fn, called on recv, a field of a message
+// selected in place, is a method the message's own type promotes from
+// that embedded field: m.header.View() is m.View().
+func promoted(recv ssa.Value, fn *types.Func) bool {
+	var outer types.Type
+	switch f := recv.(type) {
+	case *ssa.Field:
+		outer = f.X.Type()
+	case *ssa.FieldAddr:
+		outer = f.X.Type()
+	default:
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(outer, true, fn.Pkg(), fn.Name())
+	return obj == fn
 }
 
 // ownMethod reports whether operand n of c (in c.Args, then c.Value) is
@@ -1819,11 +1860,11 @@ func (la *loopAnalysis) checkII(s *state, t term, pos token.Pos) {
 		la.report(2, at, true, "this call may change %s in a way the analysis does not follow: a %s sent after it may carry a tag other than the current one %s", v, name, la.tagText())
 		return
 	}
-	if good.IsEmpty() && !t.inexact() {
+	if good.IsEmpty() && !t.inexact() && t.kindFree|t.assumedRel == 0 {
 		la.report(2, pos, false, "%s is sent with a tag other than the current one %s", name, la.tagText())
 		return
 	}
-	if !t.inexact() {
+	if !t.claimable(t.rel.Minus(good)).IsEmpty() {
 		la.report(2, pos, false, "%s can be sent with a tag other than the current one %s", name, la.tagText())
 		return
 	}
@@ -1852,7 +1893,7 @@ func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
 	if t.msg != nil && t.msg.Partial() {
 		want = "=="
 	}
-	if good.IsEmpty() && !t.inexact() {
+	if good.IsEmpty() && !t.inexact() && t.kindFree|t.assumedRel == 0 {
 		which := "lower than"
 		if t.rel.Lex()&lexrel.LT == 0 {
 			which = "other than" // a partial mapping's later round
@@ -1860,9 +1901,9 @@ func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
 		la.report(3, pos, false, "%s %s with a tag %s the current one %s", name, how, which, la.tagText())
 		return
 	}
-	if !t.inexact() {
+	if bad := t.claimable(t.rel.Minus(good)); !bad.IsEmpty() {
 		msg := fmt.Sprintf("%s %s without checking that its tag is %s %s", name, how, want, la.tagText())
-		la.reportWitnessed(3, pos, witnessNeed{msg: t.msg, bad: t.rel.Minus(good), cur: s.cur, unproven: msg}, msg)
+		la.reportWitnessed(3, pos, witnessNeed{msg: t.msg, bad: bad, cur: s.cur, unproven: msg}, msg)
 		return
 	}
 	la.report(3, pos, true, "%s %s without checking that its tag is %s %s", name, how, want, la.tagText())
@@ -1953,12 +1994,12 @@ func (la *loopAnalysis) checkIVAt(s *state, instr ssa.Instruction, pos token.Pos
 			continue
 		}
 		name := msgName(la, t.msg)
-		if must && t.rel.Lex() == lexrel.GT && !t.inexact() {
+		if must && t.rel.Lex() == lexrel.GT && !t.inexact() && t.kindFree|t.assumedRel == 0 {
 			la.report(4, pos, false, "the process %s while a %s of a later round is kept, without jumping to its round first", what, name)
 			continue
 		}
-		if _, at := la.unknownVar(s); !t.inexact() && at == token.NoPos {
-			need := witnessNeed{msg: t.msg, bad: t.rel.RestrictLex(lexrel.GT), cur: s.cur,
+		if _, at := la.unknownVar(s); !t.claimable(t.rel.RestrictLex(lexrel.GT)).IsEmpty() && at == token.NoPos {
+			need := witnessNeed{msg: t.msg, bad: t.claimable(t.rel.RestrictLex(lexrel.GT)), cur: s.cur,
 				unproven: fmt.Sprintf("the process %s while a %s that may be of a later round is kept, without a jump to its round first", what, name)}
 			la.reportWitnessed(4, pos, need, fmt.Sprintf("the process %s while a %s of a later round can be kept, without a jump to its round first", what, name))
 			continue

@@ -52,7 +52,7 @@ func (la *loopAnalysis) handlerEntry() *state {
 		// round is "cannot prove".
 		t := entry.terms[regKey(p)]
 		la.assumePre(&t)
-		t.approx = la.kindUnknown(t)
+		t.kindFree = la.unknownKinds(t)
 		entry.terms[regKey(p)] = t
 		entry.hmsg = regKey(p)
 		entry.refineAll()
@@ -60,14 +60,15 @@ func (la *loopAnalysis) handlerEntry() *state {
 	return entry
 }
 
-// kindUnknown reports whether the handler's message t carries a
-// component of the round's enum (its kind) whose value the directive does
-// not give: the driver may call the handler with one kind only, so the
-// vectors of that component are not all realised. Components of integer
-// phases are: a message of any phase may be delayed to any handler.
-func (la *loopAnalysis) kindUnknown(t term) bool {
+// unknownKinds are the components of the handler's message t that it
+// carries in a field of the round's enum (its kind) and whose value the
+// directive does not give: the driver may call the handler with one kind
+// only. Components of integer phases are not: a message of any phase may
+// be late or early at any handler.
+func (la *loopAnalysis) unknownKinds(t term) uint8 {
+	var out uint8
 	if t.msg == nil {
-		return true
+		return out
 	}
 	for i, c := range t.msg.Components {
 		if i >= la.k || c.Kind == annotations.Absent || c.Kind == annotations.Const {
@@ -77,10 +78,10 @@ func (la *loopAnalysis) kindUnknown(t term) bool {
 			continue
 		}
 		if cs := t.consts.at(i); !cs.known || cs.n > 1 {
-			return true
+			out |= 1 << i
 		}
 	}
-	return false
+	return out
 }
 
 // assumePre gives the handler's message t the constant its //sync:handler
@@ -169,10 +170,10 @@ func (la *loopAnalysis) checkStaleWrite(s *state, addr ssa.Value, instr ssa.Inst
 	if la.carriedRel(t).Lex()&lexrel.LT == 0 {
 		return
 	}
-	bad := t.rel.Minus(t.rel.RestrictLex(lexrel.GE))
+	bad := t.claimable(t.rel.Minus(t.rel.RestrictLex(lexrel.GE)))
 	name := msgName(la, t.msg)
 	msg := fmt.Sprintf("the state changes while the received %s may be of an earlier round than %s was when the handler was called: such a message must leave the state unchanged", name, la.tagText())
-	if t.inexact() {
+	if bad.IsEmpty() {
 		la.report(3, instr.Pos(), true, "%s%s", msg, la.kindHint(t))
 		return
 	}
@@ -189,7 +190,7 @@ func (la *loopAnalysis) kindHint(t term) string {
 		return ""
 	}
 	for i, c := range t.msg.Components {
-		if i >= la.k || c.Kind != annotations.Field || la.loop.Vars[i].Enum == nil {
+		if i >= la.k || c.Kind != annotations.Field && c.Kind != annotations.Method || la.loop.Vars[i].Enum == nil {
 			continue
 		}
 		if cs := t.consts.at(i); t.rel.Component(i)&lexrel.LT != 0 && (!cs.known || cs.n > 1) {

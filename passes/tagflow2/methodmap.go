@@ -40,7 +40,8 @@ const maxEvalSteps = 256
 
 // kindMapped returns m with each method component that is a function of
 // one enum field of the message (see above) replaced by the enum mapping
-// over that field; m itself when there is none. The result is cached, so
+// over that field, and each that is a getter of a field by that field;
+// m itself when there is none. The result is cached, so
 // that a message type has one mapping for the whole package.
 func (la *loopAnalysis) kindMapped(m *annotations.Msg) *annotations.Msg {
 	if out, ok := la.sum.kindMapped[m]; ok {
@@ -57,6 +58,11 @@ func (la *loopAnalysis) kindMapped(m *annotations.Msg) *annotations.Msg {
 			continue
 		}
 		mc, ok := kindMapping(f, c)
+		if fields, index, isGetter := la.getterPath(f); !ok && isGetter && !m.Interface() {
+			// A getter (GetRound() returning m.Round): a read of the
+			// field is a read of the component too.
+			mc, ok = annotations.Component{Kind: annotations.Field, Text: c.Text, Fields: fields, FieldIndex: index}, true
+		}
 		if !ok {
 			continue
 		}

@@ -361,8 +361,8 @@ func (s *state) refine(key termKey) {
 			r := t.rel.Restrict(i, constRel(t.consts.at(i), s.cur[i]))
 			if r != t.rel && s.assumed&(1<<i) != 0 {
 				// Known only from the enum's constants: a relation
-				// narrowed by an assumption is not exact.
-				t.approx = true
+				// narrowed by an assumption is not exact on i.
+				t.assumedRel |= 1 << i
 			}
 			t.rel = r
 			changed = true

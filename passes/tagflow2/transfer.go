@@ -594,7 +594,7 @@ func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
 // collection r is.
 func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
 	c := s.terms[r.key]
-	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at, from: r.key} // not direct: read back from a mailbox
+	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, assumedRel: c.assumedRel, at: c.at, from: r.key} // not direct: read back from a mailbox
 	t.consts = c.consts
 	s.terms[regKey(v)] = t
 	s.noteElementRead(r.key, regKey(v))
@@ -657,7 +657,7 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 				// (coll[0].Ballot): the element is a message related to
 				// the tag as every element is.
 				c := s.terms[base.key]
-				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), at: c.at, from: base.key}
+				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, assumedRel: c.assumedRel, at: c.at, from: base.key}
 				s.noteElementRead(base.key, regKey(x))
 				base = ref{key: regKey(x), comp: wholeComp}
 			} else {
@@ -963,6 +963,10 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 			return out
 		}
 		if okOfLookup(c) {
+			if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && taken {
+				// The message is of the asserted type on this edge.
+				return la.narrowToType(s, ta)
+			}
 			return s
 		}
 	case *ssa.UnOp:
@@ -1009,6 +1013,26 @@ func (la *loopAnalysis) branch(s *state, cond ssa.Value, taken bool) *state {
 		return la.restrict(s, c.X, c.Y, op)
 	}
 	return la.taint(s, cond)
+}
+
+// embeddedField reports whether v selects, or is loaded from, an
+// embedded field of a struct.
+func embeddedField(v ssa.Value) bool {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	var st types.Type
+	var i int
+	switch f := v.(type) {
+	case *ssa.Field:
+		st, i = f.X.Type(), f.Field
+	case *ssa.FieldAddr:
+		st, i = f.X.Type().Underlying().(*types.Pointer).Elem(), f.Field
+	default:
+		return false
+	}
+	s, ok := st.Underlying().(*types.Struct)
+	return ok && s.Field(i).Anonymous()
 }
 
 // okOfLookup reports whether x is the ok of a range step, a type
@@ -1193,9 +1217,10 @@ func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
 	var walk func(v ssa.Value, depth int)
 	walk = func(v ssa.Value, depth int) {
 		r, tracked := s.regs[v]
-		if tracked && r.comp == dataComp {
+		if tracked && r.comp == dataComp && !embeddedField(v) {
 			// A test of a message's data (m.Stand) says nothing of its
-			// tag, nor of the message it was read from.
+			// tag, nor of the message it was read from. (An embedded
+			// header may hold the tag behind a method: m.View().)
 			return
 		}
 		if tracked {
@@ -1329,6 +1354,11 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		}
 		if side.consts.known {
 			t.consts = t.consts.with(i, side.consts)
+			if side.consts.n == 1 {
+				// A test for one kind (m.Kind == Promise): the code
+				// expects that kind here.
+				t.kindFree &^= 1 << i
+			}
 		}
 		if t.rel.IsEmpty() {
 			return nil
@@ -1520,11 +1550,53 @@ func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
 		nt.rel = nt.rel.Intersect(t.rel)
 		nt.direct = t.direct
 		nt.approx = t.inexact()
+		nt.kindFree = t.kindFree
+		nt.assumedRel = t.assumedRel
 		s.terms[regKey(in)] = nt
 		s.regs[in] = ref{key: regKey(in), comp: r.comp}
 		return
 	}
+	if !in.CommaOk {
+		// x.(T) panics unless x is a T.
+		if out := la.narrowToType(s, in); out != s {
+			*s = *out
+		}
+	}
 	s.regs[in] = r
+}
+
+// narrowToType gives the interface message in.X the constant components
+// of the asserted type's mapping (a Step() method returning Commit): on
+// the path where the assertion holds, the message is of that type, and
+// the kind the driver chose is known.
+func (la *loopAnalysis) narrowToType(s *state, in *ssa.TypeAssert) *state {
+	r, ok := s.regs[in.X]
+	if !ok || r.comp != wholeComp {
+		return s
+	}
+	t, ok := s.terms[r.key]
+	m := la.msgOf(in.AssertedType)
+	if !ok || t.kind != messageTerm || t.msg == nil || !t.msg.Interface() || m == nil || m == t.msg || len(m.Components) != len(t.msg.Components) {
+		return s
+	}
+	out := s.clone()
+	for i, c := range m.Components {
+		if i >= la.k || c.Kind != annotations.Const || c.Value == nil {
+			continue
+		}
+		v, ok := constInt64(c)
+		if !ok {
+			continue
+		}
+		t.consts = t.consts.with(i, constsOf(v))
+		t.kindFree &^= 1 << i
+	}
+	out.terms[r.key] = t
+	out.refine(r.key)
+	if out.terms[r.key].rel.IsEmpty() {
+		return nil
+	}
+	return out
 }
 
 // extract picks a result out of a tuple: the message of a receive or of a

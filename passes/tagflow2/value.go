@@ -221,6 +221,18 @@ type term struct {
 	// value on the right side of it has (see realisedBy), even when the
 	// test's other side is not the tag itself.
 	fresh uint8
+	// kindFree are the components of a handler's message that the
+	// message carries in a field of the round's enum (its kind) and that
+	// the driver may choose: a handler per kind (OnPromise) is called
+	// with one kind only, so the vectors of those components are not all
+	// realised. A violation rests only on vectors decided before them
+	// (see claimable).
+	kindFree uint8
+	// assumedRel are the components whose relation was narrowed by a
+	// constant the tag's component is only assumed to hold (one of its
+	// enum's, at an entry nothing set it before): vectors decided
+	// before them are still realised (see claimable).
+	assumedRel uint8
 	// geq are the bounds an integer (a scalar term) is known to be at
 	// or above (see bounds.go).
 	geq bounds
@@ -250,6 +262,8 @@ func (t term) join(u term) term {
 	t.approx = t.approx || u.approx
 	t.unset |= u.unset
 	t.fresh &= u.fresh
+	t.kindFree |= u.kindFree
+	t.assumedRel |= u.assumedRel
 	t.single = t.single && u.single
 	t.geq = t.geq.meet(u.geq)
 	if t.from != u.from {
@@ -267,6 +281,31 @@ func (t term) join(u term) term {
 // inexact reports whether the term's relation may hold vectors no
 // execution realises.
 func (t term) inexact() bool { return t.approx || t.unset != 0 }
+
+// claimable is the part of the bad vectors of t that a violation can
+// rest on: none if t's relation over-approximates; else, if the driver
+// chooses a kind component or a component's relation rests on an
+// assumed constant, those decided (at their first component not equal)
+// before it: a message of an earlier view is one whatever its kind.
+func (t term) claimable(bad lexrel.Set) lexrel.Set {
+	if t.inexact() {
+		return lexrel.Empty(bad.K())
+	}
+	loose := t.kindFree | t.assumedRel
+	if loose == 0 {
+		return bad
+	}
+	k := bad.K()
+	decided := lexrel.Empty(k)
+	for j := 0; j < k && loose&(1<<j) == 0; j++ {
+		d := lexrel.Top(k)
+		for i := range j {
+			d = d.Restrict(i, lexrel.EQ)
+		}
+		decided = decided.Union(d.Restrict(j, lexrel.LT|lexrel.GT))
+	}
+	return bad.Intersect(decided)
+}
 
 // freshAt reports whether component i of t is still any value the
 // network may deliver.

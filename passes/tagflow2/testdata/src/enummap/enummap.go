@@ -93,4 +93,4 @@ func (cs *State) OnAnyVote(v Vote) {
 	if v.Type == PrecommitType {
 		cs.prevotes[v.From] = true
 	}
-} // want `cannot prove 4: the process returns while a Vote that may be of a later round is kept, without a jump to its round first`
+} // want `condition 4: the process returns while a Vote of a later round can be kept, without a jump to its round first`

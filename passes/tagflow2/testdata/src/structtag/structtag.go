@@ -74,5 +74,5 @@ func (p *Peer) OnAckEpochLoose(m Packet) {
 	if m.Hdr.Zxid.Epoch != p.zxid.Epoch || p.step != AckEpoch {
 		return
 	}
-	p.acks[m.Hdr.From] = m.Data // want `cannot prove 3: the state changes while the received Packet may be of an earlier round than \(zxid.Epoch,zxid.Counter,step\) was when the handler was called: such a message must leave the state unchanged`
-} // want `cannot prove 4: the process returns while a Packet that may be of a later round is kept, without a jump to its round first`
+	p.acks[m.Hdr.From] = m.Data // want `condition 3: the state changes while the received Packet may be of an earlier round than \(zxid.Epoch,zxid.Counter,step\) was when the handler was called: such a message must leave the state unchanged`
+} // want `condition 4: the process returns while a Packet of a later round can be kept, without a jump to its round first`
