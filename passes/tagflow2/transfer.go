@@ -1300,6 +1300,10 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		return nil
 	}
 	if i < 0 {
+		if la.nilTest(s, x, y) {
+			// A message compared with nil has a tag or none.
+			return s
+		}
 		// Neither side is a tag component: a test of plain data says
 		// nothing of the tag, one of a header (m.Hdr != h.hdr()) does,
 		// in a way the analysis does not interpret.
@@ -1384,6 +1388,21 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		la.markLocal(s, ys, xc)
 	}
 	return s
+}
+
+// nilTest reports whether x == y compares a message or a collection of
+// messages with nil.
+func (la *loopAnalysis) nilTest(s *state, x, y ssa.Value) bool {
+	for _, p := range [][2]ssa.Value{{x, y}, {y, x}} {
+		c, ok := p[1].(*ssa.Const)
+		if !ok || !c.IsNil() {
+			continue
+		}
+		if r, ok := s.regs[p[0]]; ok && r.comp == wholeComp {
+			return true
+		}
+	}
+	return false
 }
 
 // freshScalar reports whether sc is a fresh component of a received

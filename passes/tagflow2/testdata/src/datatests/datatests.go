@@ -1,6 +1,6 @@
 // Package datatests is about tests that say nothing of a message's tag:
 // a count of the mailbox against a quorum, the ok of a type assertion or
-// of a range step, a test of a message's data. None excludes a tag the
+// of a range step, a test of a message's data, a message against nil. None excludes a tag the
 // network may deliver, so a filter that lets an earlier round's message
 // through is a violation, not "cannot prove". A first test of a received
 // component against the tag minus one is read for what it leaves: an
@@ -40,6 +40,8 @@ type Transport interface {
 	Recv() (Msg, bool)
 	//sync:recv
 	RecvAny() (any, bool)
+	//sync:recv
+	RecvPtr() *Msg
 }
 
 type process struct {
@@ -155,6 +157,24 @@ func DataFilter(net Transport) {
 			ests = append(ests, m) // want `condition 3: Msg stored without checking that its tag is >= \(p.r,p.step\)`
 		}
 		p.kept = ests // want `condition 3: Msg stored without checking that its tag is >= \(p.r,p.step\)`
+		p.r++
+	}
+}
+
+// NilChecked receives pointers and drops nil ones only.
+func NilChecked(net Transport) {
+	p := &process{r: 1, step: Estimate}
+	//sync:tag p.r,p.step
+	for p.r < 10 {
+		net.Send(0, Msg{R: p.r, Step: Estimate})
+		var ests []*Msg
+		for len(ests) < 3 {
+			m := net.RecvPtr()
+			if m == nil || m.Step != Estimate || m.R > p.r {
+				continue
+			}
+			ests = append(ests, m) // want `condition 3: Msg stored without checking that its tag is >= \(p.r,p.step\)`
+		}
 		p.r++
 	}
 }
