@@ -781,7 +781,7 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 	// A slice's or an array's length is what it was; a map may get a key.
 	_, isMap := coll.Type().Underlying().(*types.Map)
 	single := c.single && (!isMap || c.rel.IsEmpty())
-	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.inexact(), kindFree: v.kindFree, assumedRel: v.assumedRel, at: v.at, msg: v.msg, single: true})
+	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.inexact(), kindFree: v.kindFree, loose: v.loose, at: v.at, msg: v.msg, single: true})
 	c.single = single
 	s.terms[r.key] = c
 	la.stored(s, r.key, v, coll, instr)
@@ -947,7 +947,7 @@ func (la *loopAnalysis) keptData(s *state, addr ssa.Value, t term) {
 	}
 	l.path += "#data"
 	key := locKey(l)
-	d := term{kind: collectionTerm, rel: t.rel, consts: t.consts, msg: t.msg, recv: true, approx: t.approx, unset: t.unset, kindFree: t.kindFree, assumedRel: t.assumedRel, at: t.at}
+	d := term{kind: collectionTerm, rel: t.rel, consts: t.consts, msg: t.msg, recv: true, approx: t.approx, unset: t.unset, kindFree: t.kindFree, loose: t.loose, at: t.at}
 	if old, ok := s.terms[key]; ok {
 		d = old.join(d)
 	}
@@ -1860,7 +1860,7 @@ func (la *loopAnalysis) checkII(s *state, t term, pos token.Pos) {
 		la.report(2, at, true, "this call may change %s in a way the analysis does not follow: a %s sent after it may carry a tag other than the current one %s", v, name, la.tagText())
 		return
 	}
-	if good.IsEmpty() && !t.inexact() && t.kindFree|t.assumedRel == 0 {
+	if good.IsEmpty() && !t.inexact() && t.kindFree|t.loose == 0 {
 		la.report(2, pos, false, "%s is sent with a tag other than the current one %s", name, la.tagText())
 		return
 	}
@@ -1893,7 +1893,7 @@ func (la *loopAnalysis) checkIII(s *state, t term, pos token.Pos, how string) {
 	if t.msg != nil && t.msg.Partial() {
 		want = "=="
 	}
-	if good.IsEmpty() && !t.inexact() && t.kindFree|t.assumedRel == 0 {
+	if good.IsEmpty() && !t.inexact() && t.kindFree|t.loose == 0 {
 		which := "lower than"
 		if t.rel.Lex()&lexrel.LT == 0 {
 			which = "other than" // a partial mapping's later round
@@ -1994,7 +1994,7 @@ func (la *loopAnalysis) checkIVAt(s *state, instr ssa.Instruction, pos token.Pos
 			continue
 		}
 		name := msgName(la, t.msg)
-		if must && t.rel.Lex() == lexrel.GT && !t.inexact() && t.kindFree|t.assumedRel == 0 {
+		if must && t.rel.Lex() == lexrel.GT && !t.inexact() && t.kindFree|t.loose == 0 {
 			la.report(4, pos, false, "the process %s while a %s of a later round is kept, without jumping to its round first", what, name)
 			continue
 		}

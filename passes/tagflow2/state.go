@@ -362,7 +362,7 @@ func (s *state) refine(key termKey) {
 			if r != t.rel && s.assumed&(1<<i) != 0 {
 				// Known only from the enum's constants: a relation
 				// narrowed by an assumption is not exact on i.
-				t.assumedRel |= 1 << i
+				t.loose |= 1 << i
 			}
 			t.rel = r
 			changed = true
@@ -393,12 +393,15 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 		if t.kind == scalarTerm && int(t.comp) != i {
 			continue
 		}
-		if approx || !mapsOneToOne(t.rel.Component(i), oldToNew) && !t.freshAt(i) {
-			// A vector may become one of several: which ones are
-			// realised is not known. A fresh component is any value:
-			// it stays so, with every relation to the new tag
-			// realised.
+		if approx || t.kind == scalarTerm && !mapsOneToOne(t.rel.Component(i), oldToNew) {
 			t.approx = true
+		} else if !mapsOneToOne(t.rel.Component(i), oldToNew) && !t.freshAt(i) {
+			// A vector may become one of several: which ones are
+			// realised is not known on i, though the components
+			// before it still tell what they told. A fresh component
+			// is any value: it stays so, with every relation to the
+			// new tag realised.
+			t.loose |= 1 << i
 		}
 		t.rel = t.rel.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(r, oldToNew) })
 		s.terms[key] = t

@@ -594,7 +594,7 @@ func (la *loopAnalysis) element(s *state, v, x ssa.Value) {
 // collection r is.
 func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
 	c := s.terms[r.key]
-	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, assumedRel: c.assumedRel, at: c.at, from: r.key} // not direct: read back from a mailbox
+	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, loose: c.loose, at: c.at, from: r.key} // not direct: read back from a mailbox
 	t.consts = c.consts
 	s.terms[regKey(v)] = t
 	s.noteElementRead(r.key, regKey(v))
@@ -657,7 +657,7 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 				// (coll[0].Ballot): the element is a message related to
 				// the tag as every element is.
 				c := s.terms[base.key]
-				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, assumedRel: c.assumedRel, at: c.at, from: base.key}
+				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, loose: c.loose, at: c.at, from: base.key}
 				s.noteElementRead(base.key, regKey(x))
 				base = ref{key: regKey(x), comp: wholeComp}
 			} else {
@@ -889,7 +889,7 @@ func (la *loopAnalysis) scalarOf(s *state, v ssa.Value) scalar {
 		comp = int(t.comp)
 		rel, consts = t.rel.Component(comp), t.consts.at(comp)
 	}
-	sc := scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv, approx: t.approx || comp >= 0 && t.unset&(1<<comp) != 0}
+	sc := scalar{r: r, ok: comp >= 0, rel: rel, consts: consts, comp: comp, recv: t.recv, approx: t.approx || comp >= 0 && (t.unset|t.loose)&(1<<comp) != 0}
 	if t.kind == scalarTerm {
 		sc.geq = t.geq
 	} else if comp >= 0 {
@@ -1345,7 +1345,7 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		}
 		t := s.terms[side.sc.r.key]
 		t.rel = t.rel.Restrict(i, side.rel)
-		t.approx = t.approx || !side.exact
+		t.approx = t.approx || !side.exact || t.loose&(1<<i) != 0
 		t.fresh &^= 1 << i
 		t.geq = t.geq.union(la.lowerBounds(side.sc, xs, ys, op, i))
 		if t.kind == scalarTerm && int(t.comp) == i && t.rel.Component(i) == lexrel.EQ && !t.approx {
@@ -1570,7 +1570,7 @@ func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
 		nt.direct = t.direct
 		nt.approx = t.inexact()
 		nt.kindFree = t.kindFree
-		nt.assumedRel = t.assumedRel
+		nt.loose = t.loose
 		s.terms[regKey(in)] = nt
 		s.regs[in] = ref{key: regKey(in), comp: r.comp}
 		return

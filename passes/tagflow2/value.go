@@ -228,11 +228,14 @@ type term struct {
 	// realised. A violation rests only on vectors decided before them
 	// (see claimable).
 	kindFree uint8
-	// assumedRel are the components whose relation was narrowed by a
-	// constant the tag's component is only assumed to hold (one of its
-	// enum's, at an entry nothing set it before): vectors decided
-	// before them are still realised (see claimable).
-	assumedRel uint8
+	// loose are the components whose relation over-approximates: one
+	// narrowed by a constant the tag's component is only assumed to hold
+	// (one of its enum's, at an entry nothing set it before), or mapped
+	// to several relations by a change of the tag (a later round's
+	// message after round++). Vectors decided before them are still
+	// realised (see claimable); a test of a loose component may keep
+	// unrealised vectors only, and makes the relation inexact.
+	loose uint8
 	// geq are the bounds an integer (a scalar term) is known to be at
 	// or above (see bounds.go).
 	geq bounds
@@ -263,7 +266,7 @@ func (t term) join(u term) term {
 	t.unset |= u.unset
 	t.fresh &= u.fresh
 	t.kindFree |= u.kindFree
-	t.assumedRel |= u.assumedRel
+	t.loose |= u.loose
 	t.single = t.single && u.single
 	t.geq = t.geq.meet(u.geq)
 	if t.from != u.from {
@@ -291,7 +294,7 @@ func (t term) claimable(bad lexrel.Set) lexrel.Set {
 	if t.inexact() {
 		return lexrel.Empty(bad.K())
 	}
-	loose := t.kindFree | t.assumedRel
+	loose := t.kindFree | t.loose
 	if loose == 0 {
 		return bad
 	}

@@ -179,6 +179,33 @@ func NilChecked(net Transport) {
 	}
 }
 
+// StepWithoutJump keeps messages of later rounds and moves on to its
+// next step without moving to their round: they stay of a later round
+// whatever step it is in.
+func StepWithoutJump(net Transport) {
+	p := &process{r: 1, step: Estimate}
+	//sync:tag p.r,p.step
+	for p.r < 10 {
+		p.step = Estimate
+		net.Send(0, Msg{R: p.r, Step: Estimate})
+		var ests []Msg
+		for len(ests) < 3 {
+			m, ok := net.Recv()
+			if !ok {
+				break
+			}
+			if m.R < p.r || m.Step != Estimate {
+				continue
+			}
+			ests = append(ests, m)
+		}
+		p.kept = ests
+		p.step = Propose
+		net.Send(0, Msg{R: p.r, Step: Propose}) // want `condition 4: the process sends while a Msg of a later round can be kept, without a jump to its round first`
+		p.r++
+	}
+}
+
 // recv is a receive helper: what it returns is received in the loop
 // that calls it.
 func recv(net Transport) (Msg, bool) {

@@ -85,6 +85,6 @@ func (p *Node) RunNoStepDown() {
 			}
 		}
 		p.step = Vote
-		p.peers[0] <- Msg{Term: p.term, Step: p.step, Cand: p.votedFor} // want `cannot prove 4: the process sends while a Msg that may be of a later round is kept, without a jump to its round first`
+		p.peers[0] <- Msg{Term: p.term, Step: p.step, Cand: p.votedFor} // want `condition 4: the process sends while a Msg of a later round can be kept, without a jump to its round first`
 	}
 }
