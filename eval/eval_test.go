@@ -75,6 +75,7 @@ import (
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/internal/driver"
+	"github.com/ccvet/ccvet/internal/gctune"
 )
 
 // analysisTimeout bounds the analysis of one target, so that a hang in the
@@ -686,6 +687,7 @@ func recvName(e ast.Expr) string {
 
 func TestMain(m *testing.M) {
 	if job := os.Getenv(childEnv); job != "" {
+		gctune.Apply() // as the ccvet command runs
 		os.Exit(runChild(job))
 	}
 	code := m.Run()

@@ -20,11 +20,11 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
 
 	"github.com/ccvet/ccvet/analyzer"
 	"github.com/ccvet/ccvet/compho/explore/explorecmd"
 	"github.com/ccvet/ccvet/internal/driver"
+	"github.com/ccvet/ccvet/internal/gctune"
 	"github.com/ccvet/ccvet/internal/lsp"
 	"github.com/ccvet/ccvet/internal/vettool"
 	"github.com/ccvet/ccvet/makeho"
@@ -32,42 +32,19 @@ import (
 
 func main() {
 	if vettool.IsInvocation(os.Args[1:]) {
-		tuneGC()
+		gctune.Apply()
 		os.Exit(vettool.Main(analyzer.Suite, analyzer.Advisory, os.Args[1:], os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "lsp" {
 		os.Exit(lsp.Main(analyzer.Suite, os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "makeho" {
-		tuneGC()
+		gctune.Apply()
 		os.Exit(makeho.Main(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "explore" {
 		os.Exit(explorecmd.Main(os.Args[2:], os.Stdout, os.Stderr))
 	}
-	tuneGC()
+	gctune.Apply()
 	os.Exit(driver.MainAdvisory(analyzer.Suite, analyzer.Advisory, os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// gcPercent and memoryLimit tune the garbage collector of a one-shot
-// analysis. The dataflow copies many short-lived states: with the default
-// GOGC=100 about half its CPU time goes to collecting them (dBFT, CometBFT's
-// consensus: a third less CPU at 400, with twice the peak memory). The soft
-// limit makes the collector work harder again past 2 GiB, so a large
-// module does not grow four times. The language server, which lives long,
-// and the explorer, whose memory is its state space, keep the defaults.
-const (
-	gcPercent   = 400
-	memoryLimit = 2 << 30
-)
-
-// tuneGC applies gcPercent and memoryLimit unless the user set GOGC or
-// GOMEMLIMIT.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
-	}
 }

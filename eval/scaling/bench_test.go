@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ccvet/ccvet/internal/gctune"
 )
 
 // The benchmarks analyse each protocol in a child process (this test
@@ -54,6 +56,7 @@ type jobResult struct {
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(childEnv); spec != "" {
+		gctune.Apply() // as the ccvet command runs
 		os.Exit(runChild(spec))
 	}
 	os.Exit(m.Run())
