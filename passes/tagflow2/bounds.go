@@ -150,7 +150,7 @@ func (s *state) dropBoundsOn(key termKey) {
 		nb := t.geq.filter(func(x bound) bool { return x.key != key })
 		if nb != t.geq {
 			t.geq = nb
-			s.terms[k] = t
+			s.setTerm(k, t)
 		}
 	}
 }
@@ -173,7 +173,7 @@ func (s *state) applyBounds(i int, t term, rel lexrel.Rel) {
 		}
 		if ok {
 			u.rel = u.rel.Restrict(i, rel)
-			s.terms[x.key] = u
+			s.setTerm(x.key, u)
 		}
 	}
 }
@@ -254,7 +254,7 @@ func (la *loopAnalysis) rangeEdge(from, to *ssa.BasicBlock, s *state) *state {
 				t.geq = t.geq.filter(func(x bound) bool { return x != seen(t.comp) })
 			}
 			t.geq = t.geq.filter(func(x bound) bool { return x != elem(t.comp) })
-			s.terms[k] = t
+			s.setTerm(k, t)
 		}
 		// The tag's components, as integers (a max loop on the tag).
 		for i := range s.k {
@@ -289,7 +289,7 @@ func (la *loopAnalysis) rangeEdge(from, to *ssa.BasicBlock, s *state) *state {
 				}
 			}
 			t.geq = nb
-			s.terms[k] = t
+			s.setTerm(k, t)
 		}
 		for i := range s.k {
 			var nb bounds

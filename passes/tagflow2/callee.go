@@ -257,11 +257,11 @@ func (la *loopAnalysis) afterCall(exit *state, regs map[ssa.Value]ref, instr *ss
 			continue
 		}
 		if _, pending := s.pending[key]; !pending {
-			delete(s.terms, key)
+			s.delTerm(key)
 		}
 	}
 	if result != nil {
-		s.terms[regKey(instr)] = *result
+		s.setTerm(regKey(instr), *result)
 		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
 	}
 	return s

@@ -40,7 +40,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		// store.
 		if r, ok := s.regs[p]; ok {
 			if ar, ok := la.addrRef(s, addr); ok && ar.comp == wholeComp {
-				s.terms[ar.key] = s.terms[r.key]
+				s.setTerm(ar.key, s.terms[r.key])
 			}
 		}
 		return
@@ -91,7 +91,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 				// A single message stored as a collection's content.
 				t.kind = collectionTerm
 			}
-			s.terms[r.key] = t
+			s.setTerm(r.key, t)
 			if must, ok := s.pending[vr.key]; ok && vr.key.reg != nil {
 				// A message read out of a pending mailbox, now kept
 				// in a variable (p := got[0]): the variable owes
@@ -112,11 +112,11 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 				t.single = false
 				t.rel, t.recv, t.approx = lexrel.Top(la.k), true, true
 			}
-			s.terms[r.key] = t
+			s.setTerm(r.key, t)
 			delete(s.pending, r.key)
 			return
 		}
-		s.terms[r.key] = la.freshMessage(s, old.msg, !isNilOrZero(val), token.NoPos)
+		s.setTerm(r.key, la.freshMessage(s, old.msg, !isNilOrZero(val), token.NoPos))
 	case r.comp >= 0:
 		la.rebind(s, r.key)
 		sc := la.scalarOf(s, val)
@@ -130,7 +130,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		t.unset &^= 1 << r.comp
 		t.fresh &^= 1 << r.comp
 		t.consts = t.consts.with(int(r.comp), sc.consts)
-		s.terms[r.key] = t
+		s.setTerm(r.key, t)
 	case r.comp == elemComp:
 		la.storeElement(s, addr, val, instr)
 	case r.comp == partComp:
@@ -213,7 +213,7 @@ func (la *loopAnalysis) storeHeader(s *state, key termKey, addr, val ssa.Value) 
 		t.unset &^= 1 << i
 		t.consts = t.consts.with(i, sc.consts)
 	}
-	s.terms[key] = t
+	s.setTerm(key, t)
 }
 
 // copiesTagStruct reports whether the literal lit sets a field on the way
@@ -525,7 +525,7 @@ func (la *loopAnalysis) structTest(s *state, cmp *ssa.BinOp, eq bool) (*state, b
 			return nil, true
 		}
 		s = s.clone()
-		s.terms[key] = t
+		s.setTerm(key, t)
 		s.refine(key)
 		return s, true
 	}
@@ -774,7 +774,7 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 	vr, ok := s.regs[val]
 	if !ok || vr.comp != wholeComp {
 		c.rel, c.recv, c.approx = lexrel.Top(la.k), true, true
-		s.terms[r.key] = c
+		s.setTerm(r.key, c)
 		return
 	}
 	v := s.terms[vr.key]
@@ -783,7 +783,7 @@ func (la *loopAnalysis) storeElement(s *state, coll, val ssa.Value, instr ssa.In
 	single := c.single && (!isMap || c.rel.IsEmpty())
 	c = c.join(term{kind: collectionTerm, rel: v.rel, consts: v.consts, recv: v.recv, direct: v.direct, approx: v.inexact(), kindFree: v.kindFree, loose: v.loose, at: v.at, msg: v.msg, single: true})
 	c.single = single
-	s.terms[r.key] = c
+	s.setTerm(r.key, c)
 	la.stored(s, r.key, v, coll, instr)
 }
 
@@ -951,7 +951,7 @@ func (la *loopAnalysis) keptData(s *state, addr ssa.Value, t term) {
 	if old, ok := s.terms[key]; ok {
 		d = old.join(d)
 	}
-	s.terms[key] = d
+	s.setTerm(key, d)
 	if _, ok := s.pending[key]; !ok {
 		s.setPending(key, false)
 	}
@@ -1353,7 +1353,7 @@ func (la *loopAnalysis) received(s *state, v ssa.Value, t types.Type) {
 			}
 		}
 	}
-	s.terms[key] = nt
+	s.setTerm(key, nt)
 	s.regs[v] = ref{key: key, comp: wholeComp}
 	s.refine(key)
 }
@@ -1530,7 +1530,7 @@ func (la *loopAnalysis) builtin(s *state, b *ssa.Builtin, c *ssa.CallCommon, ins
 	}
 	t.single = t.single && nonEmpty <= 1
 	t.kind = collectionTerm
-	s.terms[regKey(instr)] = t
+	s.setTerm(regKey(instr), t)
 	s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
 }
 
@@ -1550,7 +1550,7 @@ func (la *loopAnalysis) clearMap(s *state, m ssa.Value) {
 	}
 	if r, ok := la.collectionRef(s, m); ok {
 		t := s.terms[r.key]
-		s.terms[r.key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: t.msg, single: true}
+		s.setTerm(r.key, term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: t.msg, single: true})
 		delete(s.pending, r.key)
 	}
 }
@@ -1598,7 +1598,7 @@ func (la *loopAnalysis) extremum(s *state, isMax bool, args []ssa.Value, instr *
 			t.geq = t.geq.union(la.scalarOf(s, a).geq)
 		}
 	}
-	s.terms[regKey(instr)] = t
+	s.setTerm(regKey(instr), t)
 	s.regs[instr] = ref{key: regKey(instr), comp: int8(comp)}
 }
 
@@ -1633,12 +1633,12 @@ func (la *loopAnalysis) storeCell(s *state, addr, val ssa.Value) {
 	la.rebind(s, key)
 	sc := la.scalarOf(s, val)
 	if sc.comp < 0 {
-		delete(s.terms, key)
+		s.delTerm(key)
 		return
 	}
 	t := term{kind: scalarTerm, comp: int8(sc.comp), rel: lexrel.Top(la.k).Restrict(sc.comp, sc.rel), recv: sc.recv, approx: !sc.exactTo(s, sc.comp), geq: sc.geq}
 	t.consts = t.consts.with(sc.comp, sc.consts)
-	s.terms[key] = t
+	s.setTerm(key, t)
 }
 
 // cellKey names the local integer variable addr is the address of, when
@@ -1706,10 +1706,10 @@ func (la *loopAnalysis) opaqueCall(s *state, c *ssa.CallCommon, instr *ssa.Call)
 		}
 	}
 	if m := la.msgOf(instr.Type()); m != nil {
-		s.terms[regKey(instr)] = la.freshMessage(s, m, eff.comm, instr.Pos())
+		s.setTerm(regKey(instr), la.freshMessage(s, m, eff.comm, instr.Pos()))
 		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
 	} else if m := la.elemMsg(instr.Type()); m != nil {
-		s.terms[regKey(instr)] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: m, recv: true, approx: true, at: instr.Pos()}
+		s.setTerm(regKey(instr), term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: m, recv: true, approx: true, at: instr.Pos()})
 		s.regs[instr] = ref{key: regKey(instr), comp: wholeComp}
 	} else {
 		delete(s.regs, instr)

@@ -53,7 +53,7 @@ func (la *loopAnalysis) handlerEntry() *state {
 		t := entry.terms[regKey(p)]
 		la.assumePre(&t)
 		t.kindFree = la.unknownKinds(t)
-		entry.terms[regKey(p)] = t
+		entry.setTerm(regKey(p), t)
 		entry.hmsg = regKey(p)
 		entry.refineAll()
 	}

@@ -244,7 +244,7 @@ func (la *loopAnalysis) collect(f *ssa.Function, from *ssa.BasicBlock, s *state)
 			// A local no later statement reads: its content is dead
 			// (a pending mailbox stays, for condition IV).
 			if _, pending := s.pending[key]; !pending {
-				delete(s.terms, key)
+				s.delTerm(key)
 			}
 			continue
 		}
@@ -255,7 +255,7 @@ func (la *loopAnalysis) collect(f *ssa.Function, from *ssa.BasicBlock, s *state)
 			continue
 		}
 		if _, pending := s.pending[key]; !pending {
-			delete(s.terms, key)
+			s.delTerm(key)
 		}
 	}
 	return s
@@ -289,7 +289,7 @@ func (la *loopAnalysis) dropDead(s *state, at ssa.Instruction) {
 			// A local of this block (a composite literal, a temporary)
 			// that nothing reads any more.
 			if _, pending := s.pending[key]; !pending {
-				delete(s.terms, key)
+				s.delTerm(key)
 			}
 			continue
 		}
@@ -301,7 +301,7 @@ func (la *loopAnalysis) dropDead(s *state, at ssa.Instruction) {
 			continue
 		}
 		if _, pending := s.pending[key]; !pending {
-			delete(s.terms, key)
+			s.delTerm(key)
 		}
 	}
 }

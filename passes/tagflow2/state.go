@@ -48,8 +48,13 @@ type state struct {
 	// constant is joined in this state: a state that lacks some is
 	// reached only if the constants it has are possible at the entry.
 	split [lexrel.MaxK]uint8
+	// terms is shared with the states cloned from this one, or it from,
+	// until one of them writes it (copy on write): most clones change
+	// few terms or none. Write it through setTerm and delTerm only.
 	terms map[termKey]term
-	regs  map[ssa.Value]ref
+	// termsOwned says that no other state shares terms.
+	termsOwned bool
+	regs       map[ssa.Value]ref
 	// pending are the mailboxes that got a message that may be of a later
 	// round and that condition IV has not seen the process jump to: the
 	// value is true when every path stored one (a must).
@@ -150,11 +155,36 @@ func sameEntry(a, b *entrySnapshot) bool {
 
 func newState(k int, fset *token.FileSet) *state {
 	return &state{
-		k:     k,
-		fset:  fset,
-		last:  lexrel.Top(k),
-		terms: make(map[termKey]term),
-		regs:  make(map[ssa.Value]ref),
+		k:          k,
+		fset:       fset,
+		last:       lexrel.Top(k),
+		terms:      make(map[termKey]term),
+		termsOwned: true,
+		regs:       make(map[ssa.Value]ref),
+	}
+}
+
+// setTerm sets the term under key, copying terms first if another state
+// shares it.
+func (s *state) setTerm(key termKey, t term) {
+	s.ownTerms()
+	s.terms[key] = t
+}
+
+// delTerm removes the term under key, copying terms first if another
+// state shares it.
+func (s *state) delTerm(key termKey) {
+	if _, ok := s.terms[key]; !ok {
+		return
+	}
+	s.ownTerms()
+	delete(s.terms, key)
+}
+
+func (s *state) ownTerms() {
+	if !s.termsOwned {
+		s.terms = maps.Clone(s.terms)
+		s.termsOwned = true
 	}
 }
 
@@ -163,7 +193,8 @@ func (s *state) clone() *state {
 		return nil
 	}
 	c := *s
-	c.terms = maps.Clone(s.terms)
+	// Both now share terms (see state.terms).
+	s.termsOwned, c.termsOwned = false, false
 	c.regs = maps.Clone(s.regs)
 	c.pending = cloneNonEmpty(s.pending)
 	c.readPending = cloneNonEmpty(s.readPending)
@@ -271,16 +302,16 @@ func (lattice) Merge(a, b *state) *state {
 		at, ok := out.terms[key]
 		switch {
 		case ok:
-			out.terms[key] = at.join(bt)
+			out.setTerm(key, at.join(bt))
 		case key.reg != nil:
-			out.terms[key] = bt
+			out.setTerm(key, bt)
 		default:
-			out.terms[key] = absentJoin(key.loc, bt)
+			out.setTerm(key, absentJoin(key.loc, bt))
 		}
 	}
 	for key, at := range a.terms {
 		if _, ok := b.terms[key]; !ok && key.reg == nil {
-			out.terms[key] = absentJoin(key.loc, at)
+			out.setTerm(key, absentJoin(key.loc, at))
 		}
 	}
 	// A register that aliases a location on one path and holds its own
@@ -294,7 +325,7 @@ func (lattice) Merge(a, b *state) *state {
 		}
 		own := regKey(v)
 		t := a.terms[ar.key].join(b.terms[br.key])
-		out.terms[own] = t
+		out.setTerm(own, t)
 		out.regs[v] = ref{key: own, comp: ar.comp}
 	}
 	for key, am := range a.pending {
@@ -369,7 +400,7 @@ func (s *state) refine(key termKey) {
 		}
 	}
 	if changed {
-		s.terms[key] = t
+		s.setTerm(key, t)
 	}
 }
 
@@ -404,7 +435,7 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 			t.loose |= 1 << i
 		}
 		t.rel = t.rel.MapComponent(i, func(r lexrel.Rel) lexrel.Rel { return composeRel(r, oldToNew) })
-		s.terms[key] = t
+		s.setTerm(key, t)
 	}
 	if approx || (rel != lexrel.EQ && s.last.Component(i) != lexrel.EQ) {
 		s.lastApprox = true
@@ -416,7 +447,7 @@ func (s *state) assignCur(i int, rel lexrel.Rel, consts constSet, src ref, srcOK
 	if srcOK && int(src.comp) == i {
 		if t, ok := s.terms[src.key]; ok {
 			t.rel = t.rel.Assign(i, lexrel.EQ)
-			s.terms[src.key] = t
+			s.setTerm(src.key, t)
 			s.settleSingle(t, i)
 		}
 	}
@@ -468,7 +499,7 @@ func (s *state) assignFrom(key termKey, mask uint) {
 			t.approx = true
 		}
 		t.rel = t.rel.ComposeOn(inv, mask, true)
-		s.terms[k] = t
+		s.setTerm(k, t)
 	}
 	if m.inexact() || !exactOn(s.last) {
 		s.lastApprox = true
@@ -487,7 +518,7 @@ func (s *state) assignFrom(key termKey, mask uint) {
 			s.unknownAt[i] = token.NoPos
 		}
 	}
-	s.terms[key] = m
+	s.setTerm(key, m)
 	for i := range s.k {
 		if mask&(1<<i) != 0 {
 			s.settleSingle(m, i)
@@ -516,7 +547,7 @@ func (s *state) settleSingle(m term, i int) {
 	}
 	if c, ok := s.terms[m.from]; ok && c.kind == collectionTerm && c.single {
 		c.rel = c.rel.Assign(i, lexrel.EQ)
-		s.terms[m.from] = c
+		s.setTerm(m.from, c)
 	}
 }
 
@@ -534,7 +565,7 @@ func (s *state) stepCur(i int, d int64) {
 		} else {
 			t.rel = t.rel.Increment(i)
 		}
-		s.terms[key] = t
+		s.setTerm(key, t)
 	}
 	if d > 0 {
 		s.last = s.last.Increment(i)
@@ -585,7 +616,7 @@ func (s *state) forgetElements(key termKey) {
 	for k, t := range s.terms {
 		if t.from == key {
 			t.from = termKey{}
-			s.terms[k] = t
+			s.setTerm(k, t)
 		}
 	}
 }
@@ -597,7 +628,7 @@ func (s *state) endDirect() {
 	for key, t := range s.terms {
 		if t.direct {
 			t.direct = false
-			s.terms[key] = t
+			s.setTerm(key, t)
 		}
 	}
 }

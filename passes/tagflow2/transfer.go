@@ -285,10 +285,10 @@ func (la *loopAnalysis) alloc(s *state, a *ssa.Alloc) {
 				t.approx = true
 			}
 		}
-		s.terms[key] = t
+		s.setTerm(key, t)
 	case la.elemMsg(elem) != nil:
 		la.rebind(s, key)
-		s.terms[key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(elem), single: atMostOne(elem)}
+		s.setTerm(key, term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: la.elemMsg(elem), single: atMostOne(elem)})
 	}
 }
 
@@ -314,7 +314,7 @@ func (la *loopAnalysis) newCollection(s *state, v ssa.Value) {
 			c, isConst := ms.Len.(*ssa.Const)
 			single = isConst && c.Int64() == 0
 		}
-		s.terms[regKey(v)] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: m, single: single}
+		s.setTerm(regKey(v), term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: m, single: single})
 		s.regs[v] = ref{key: regKey(v), comp: wholeComp}
 	}
 }
@@ -331,7 +331,7 @@ func (la *loopAnalysis) rebind(s *state, key termKey) {
 	for v, r := range s.regs {
 		if r.key == key {
 			own := regKey(v)
-			s.terms[own] = t
+			s.setTerm(own, t)
 			s.regs[v] = ref{key: own, comp: r.comp}
 		}
 	}
@@ -354,7 +354,7 @@ func (la *loopAnalysis) dropParts(s *state, key termKey) {
 			continue
 		}
 		la.rebind(s, k)
-		delete(s.terms, k)
+		s.delTerm(k)
 	}
 }
 
@@ -510,20 +510,20 @@ func (la *loopAnalysis) addrRef(s *state, addr ssa.Value) (ref, bool) {
 		switch {
 		case coll != nil && la.isMailbox(addr) && la.emptyAtEntry(s, la.mailboxAt(addr)):
 			// A mailbox never filled in the round of the entry.
-			s.terms[key] = term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: coll, single: true}
+			s.setTerm(key, term{kind: collectionTerm, rel: lexrel.Empty(la.k), msg: coll, single: true})
 		case coll != nil && la.isMailbox(addr):
 			// A mailbox of a handler's process at the entry: it holds
 			// messages of the current round only, an invariant every
 			// handler keeps (checkMailboxes, condition IV at exits).
-			s.terms[key] = term{kind: collectionTerm, rel: equalOn(lexrel.Top(la.k), la.mapped(coll)), msg: coll, recv: true}
+			s.setTerm(key, term{kind: collectionTerm, rel: equalOn(lexrel.Top(la.k), la.mapped(coll)), msg: coll, recv: true})
 		case coll != nil:
-			s.terms[key] = term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: coll, recv: true, approx: true}
+			s.setTerm(key, term{kind: collectionTerm, rel: lexrel.Top(la.k), msg: coll, recv: true, approx: true})
 		case env >= 0:
 			t := la.freshMessage(s, la.msgOf(elem.Underlying().(*types.Struct).Field(env).Type()), true, token.NoPos)
 			t.envField = int8(env + 1)
-			s.terms[key] = t
+			s.setTerm(key, t)
 		default:
-			s.terms[key] = la.freshMessage(s, m, true, token.NoPos)
+			s.setTerm(key, la.freshMessage(s, m, true, token.NoPos))
 		}
 	}
 	return ref{key: key, comp: wholeComp}, true
@@ -549,7 +549,7 @@ func (la *loopAnalysis) load(s *state, u *ssa.UnOp) {
 	if i, ok := la.syncIndex(u.X); ok {
 		t := term{kind: scalarTerm, comp: int8(i), rel: lexrel.Top(la.k).Restrict(i, lexrel.EQ), geq: s.curGeq[i]}
 		t.consts = t.consts.with(i, s.cur[i])
-		s.terms[regKey(u)] = t
+		s.setTerm(regKey(u), t)
 		s.regs[u] = ref{key: regKey(u), comp: int8(i)}
 		return
 	}
@@ -596,7 +596,7 @@ func (la *loopAnalysis) elementOf(s *state, v ssa.Value, r ref) {
 	c := s.terms[r.key]
 	t := term{kind: messageTerm, rel: c.rel, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, loose: c.loose, at: c.at, from: r.key} // not direct: read back from a mailbox
 	t.consts = c.consts
-	s.terms[regKey(v)] = t
+	s.setTerm(regKey(v), t)
 	s.noteElementRead(r.key, regKey(v))
 	s.regs[v] = ref{key: regKey(v), comp: wholeComp}
 }
@@ -657,7 +657,7 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 				// (coll[0].Ballot): the element is a message related to
 				// the tag as every element is.
 				c := s.terms[base.key]
-				s.terms[regKey(x)] = term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, loose: c.loose, at: c.at, from: base.key}
+				s.setTerm(regKey(x), term{kind: messageTerm, rel: c.rel, consts: c.consts, msg: c.msg, recv: c.recv, approx: c.inexact(), kindFree: c.kindFree, loose: c.loose, at: c.at, from: base.key})
 				s.noteElementRead(base.key, regKey(x))
 				base = ref{key: regKey(x), comp: wholeComp}
 			} else {
@@ -689,7 +689,7 @@ func (la *loopAnalysis) messageComponent(s *state, v ssa.Value) (ref, bool) {
 						if _, ok := s.terms[key]; !ok {
 							mt := t
 							mt.envField = 0
-							s.terms[key] = mt
+							s.setTerm(key, mt)
 						}
 						return ref{key: key, comp: wholeComp}, true
 					}
@@ -785,7 +785,7 @@ func (la *loopAnalysis) binop(s *state, b *ssa.BinOp) {
 	if d > 0 {
 		t.geq = la.scalarOf(s, x).geq
 	}
-	s.terms[regKey(b)] = t
+	s.setTerm(regKey(b), t)
 	s.regs[b] = ref{key: regKey(b), comp: int8(comp)}
 }
 
@@ -851,7 +851,7 @@ func (la *loopAnalysis) phi(s *state, p *ssa.Phi) {
 			t = t.join(s.terms[r.key])
 		}
 	}
-	s.terms[regKey(p)] = t
+	s.setTerm(regKey(p), t)
 	s.regs[p] = ref{key: regKey(p), comp: first.comp}
 }
 
@@ -1116,7 +1116,7 @@ func (la *loopAnalysis) trackScalar(s *state, v ssa.Value, i int) (scalar, bool)
 	} else if _, ok := v.(*ssa.Call); ok {
 		return scalar{}, false // a call's result is another each time
 	}
-	s.terms[key] = term{kind: scalarTerm, comp: int8(i), rel: lexrel.Top(la.k)}
+	s.setTerm(key, term{kind: scalarTerm, comp: int8(i), rel: lexrel.Top(la.k)})
 	r := ref{key: key, comp: int8(i)}
 	for _, n := range names {
 		s.regs[n] = r
@@ -1161,7 +1161,7 @@ func (la *loopAnalysis) lenTest(s *state, x, y ssa.Value, op lexrel.Rel) (*state
 	s = s.clone()
 	t := s.terms[r.key]
 	t.rel, t.single, t.approx, t.recv, t.direct = lexrel.Empty(la.k), true, false, false, false
-	s.terms[r.key] = t
+	s.setTerm(r.key, t)
 	return s, true
 }
 
@@ -1269,7 +1269,7 @@ func (la *loopAnalysis) taint(s *state, vals ...ssa.Value) *state {
 	for _, k := range keys {
 		t := s.terms[k]
 		t.approx = true
-		s.terms[k] = t
+		s.setTerm(k, t)
 	}
 	return s
 }
@@ -1367,7 +1367,7 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		if t.rel.IsEmpty() {
 			return nil
 		}
-		s.terms[side.sc.r.key] = t
+		s.setTerm(side.sc.r.key, t)
 		// An integer (or a message's component) equal to the tag's
 		// component on every path tells the tag's constants too.
 		if side.rel == lexrel.EQ && side.consts.known && t.kind != collectionTerm {
@@ -1535,7 +1535,7 @@ func (la *loopAnalysis) markLocal(s *state, side scalar, other constSet) {
 		}
 		t.rel = equalSet(la.k)
 		t.recv, t.direct, t.approx, t.unset = false, false, false, 0
-		s.terms[side.r.key] = t
+		s.setTerm(side.r.key, t)
 		delete(s.pending, side.r.key)
 		return
 	}
@@ -1571,7 +1571,7 @@ func (la *loopAnalysis) typeAssert(s *state, in *ssa.TypeAssert) {
 		nt.approx = t.inexact()
 		nt.kindFree = t.kindFree
 		nt.loose = t.loose
-		s.terms[regKey(in)] = nt
+		s.setTerm(regKey(in), nt)
 		s.regs[in] = ref{key: regKey(in), comp: r.comp}
 		return
 	}
@@ -1610,7 +1610,7 @@ func (la *loopAnalysis) narrowToType(s *state, in *ssa.TypeAssert) *state {
 		t.consts = t.consts.with(i, constsOf(v))
 		t.kindFree &^= 1 << i
 	}
-	out.terms[r.key] = t
+	out.setTerm(r.key, t)
 	out.refine(r.key)
 	if out.terms[r.key].rel.IsEmpty() {
 		return nil
