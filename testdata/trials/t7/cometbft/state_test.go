@@ -103,8 +103,8 @@ func (nw *network) agreement() int {
 
 func TestTendermintAgreement(t *testing.T) {
 	for _, tc := range []struct {
-		n    int
-		seed uint64
+		n     int
+		seed  uint64
 		delay float64
 	}{
 		{4, 1, 0}, {4, 2, 0.05}, {4, 3, 0.2}, {5, 4, 0.1}, {7, 5, 0.3},
