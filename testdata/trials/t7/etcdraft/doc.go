@@ -15,7 +15,10 @@
 // a round: Vote, VoteResp, App, AppResp. Messages carry Term and Round in
 // fields and the stage through their Type, so the //sync:msg annotation maps
 // the Type enum onto Stage. Step and Tick are the //sync:handler entry
-// points; Tick reaches Step through the local MsgHup/MsgBeat. The mailboxes
+// points; Tick reaches Step through the local MsgHup/MsgBeat. A message of
+// a later term makes the node a follower of that term at the message's own
+// round and stage (r.Round, r.stage = m.Round, stageOf(m.Type)), so that
+// it never acts in a stage before the one that message was sent in. The mailboxes
 // are r.votes (election) and r.acks (append round); reset empties them on a
 // new term and bcastAppend on a new round. Unlike etcd, the leader commits
 // from the acks of one round, and a voter ignores (instead of refusing) a
@@ -37,4 +40,7 @@
 //     append rounds.
 //   - append-without-jump (syncjump): a follower appends the entries of a
 //     later append round without moving to that round.
+//   - term-only-step-down (syncjump): a message of a later term moves the
+//     node to that term's election, not to the message's round and stage
+//     (what etcd does).
 package etcdraft

@@ -221,11 +221,13 @@ func (r *raft) Step(m Message) {
 	case m.Term == 0:
 		// local message
 	case m.Term > r.Term:
+		lead := None
 		if m.Type == MsgApp {
-			r.becomeFollower(m.Term, m.From)
-		} else {
-			r.becomeFollower(m.Term, None)
+			lead = m.From
 		}
+		r.becomeFollower(m.Term, lead)
+		// Move to the message's own round and stage, not just its term.
+		r.Round, r.stage = m.Round, stageOf(m.Type)
 	case m.Term < r.Term:
 		return // a message of an older term: ignore it
 	}
@@ -306,10 +308,21 @@ func stepFollower(r *raft, m Message) {
 	case MsgProp:
 		// Proposals are dropped without a leader; the driver retries.
 	case MsgApp:
-		r.electionElapsed = 0
-		r.lead = m.From
 		r.handleAppendEntries(m)
 	}
+}
+
+// stageOf is the stage a message of kind t is sent in.
+func stageOf(t MessageType) Stage {
+	switch t {
+	case MsgVoteResp:
+		return StageVoteResp
+	case MsgApp:
+		return StageApp
+	case MsgAppResp:
+		return StageAppResp
+	}
+	return StageVote
 }
 
 // handleAppendEntries answers a MsgApp of the current term.
@@ -318,6 +331,8 @@ func (r *raft) handleAppendEntries(m Message) {
 		return // an append round this node has answered already
 	}
 	r.Round, r.stage = m.Round, StageApp
+	r.lead = m.From
+	r.electionElapsed = 0
 	r.stage = StageAppResp
 	if m.Index > r.lastIndex() || r.termAt(m.Index) != m.LogTerm {
 		r.send(Message{To: m.From, Type: MsgAppResp, Index: m.Index, Reject: true, RejectHint: r.lastIndex()})

@@ -70,13 +70,13 @@ func (r *Replica) Run() uint64 {
 			// primary re-proposes the certificate of the highest view.
 			r.broadcast(Msg{Hdr: r.hdr(), From: r.id(), Cert: r.prepared})
 			vcs, timedOut := r.await(carry, func(m Msg) bool { return true }, r.quorum)
+			carry = nil
 			if later, ok := r.jump(vcs); ok {
 				carry = later
 				continue
 			}
 			if timedOut {
 				r.view++
-				carry = nil
 				continue
 			}
 			for _, m := range vcs {
