@@ -30,7 +30,8 @@ type Replica struct {
 	n      int
 	quorum int
 
-	inbox <-chan Msg //sync:inbox
+	//sync:inbox
+	inbox <-chan Msg
 	//sync:peers
 	peers []chan<- Msg
 
