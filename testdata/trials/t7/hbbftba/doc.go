@@ -21,11 +21,14 @@
 // declared with epoch, step := 0, BVal; the step is set at the start of each
 // step and the epoch advances at the end of the iteration. One message type
 // carries the step in a field (//sync:msg Epoch,Step). The BVal and Relay
-// receptions are written inline in the loop; Aux and Conf use the collect
-// helper. Each reception is a select between the inbox and a timer
-// (time.NewTimer); a process that times out gives up (returns undecided).
-// Messages of another epoch or step are dropped: a process that falls
-// behind is no worse than a faulty one, and the protocol tolerates f.
+// receptions are written inline in the loop, a select between the inbox
+// and a timer (time.NewTimer, time.After); Aux and Conf use the collect
+// helper. A message of the next step of the epoch ends the BVal or Relay
+// wait: the process jumps to that step (step = ahead[0].Step) without the
+// quorum it was waiting for, and the message is read again, from a backlog,
+// by the next reception. A process that times out gives up (returns
+// undecided). Messages of other epochs are dropped: skipping an epoch with
+// a stale estimate would make a correct process count as a faulty one.
 //
 // # Mutants (mutants.txt)
 //
@@ -37,4 +40,6 @@
 //     messages of later epochs, so confirmations of old epochs count.
 //   - relay-counts-bval (syncrecv): the Relay reception also counts the
 //     BVal messages of the epoch as support.
+//   - aux-without-catch-up (syncjump): an Aux that ends the Relay wait is
+//     acted on (bin_values computed) before the process moves to step Aux.
 package hbbftba

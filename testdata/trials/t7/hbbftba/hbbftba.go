@@ -78,52 +78,78 @@ func Run(id, input int, in <-chan Msg, out []chan<- Msg, cfg Config) Result {
 
 	//sync:tag epoch,step
 	for epoch < cfg.MaxEpochs {
-		// BVal: announce the estimate and learn the others'.
+		// BVal: announce the estimate and learn the others'. A Relay of
+		// this epoch means the others have their BVal quorum already: the
+		// wait ends and the process catches up with them.
 		step = BVal
 		broadcast(out, Msg{From: id, Epoch: epoch, Step: step, Vals: Of(est)})
 		bvals := make(map[int]Msg)
+		var ahead []Msg
 		timer := time.NewTimer(cfg.Timeout)
-		for expired := false; len(bvals) < n-f && !expired; {
+		for expired := false; len(bvals) < n-f && !expired && ahead == nil; {
 			select {
 			case m := <-in:
-				if m.Epoch != epoch || m.Step != step {
-					continue // another step: drop it
+				switch {
+				case m.Epoch != epoch || m.Step < step || m.Step > step+1:
+					continue // another epoch, an older step, or too far ahead: drop it
+				case m.Step == step+1:
+					ahead = append(ahead, m)
+				default:
+					bvals[m.From] = m
 				}
-				bvals[m.From] = m
 			case <-timer.C:
 				expired = true
 			}
 		}
 		timer.Stop()
-		if len(bvals) < n-f {
+		if ahead != nil {
+			step = ahead[0].Step // catch up: relay without a BVal quorum
+		} else if len(bvals) < n-f {
 			return Result{Epoch: epoch} // BVal timed out: give up
 		}
 
 		// Relay: relay our estimate and every value f+1 processes announced,
 		// so that a value of a correct process reaches 2f+1 relays.
+		relay := Of(est)
+		if step == BVal {
+			relay |= supported(bvals, f+1)
+		}
 		step = Relay
-		relay := Of(est) | supported(bvals, f+1)
 		broadcast(out, Msg{From: id, Epoch: epoch, Step: step, Vals: relay})
 		relays := make(map[int]Msg)
+		backlog, ahead := ahead, nil // read ahead: the Relay that ended the BVal wait
 		deadline := time.After(cfg.Timeout)
 	wait:
-		for len(relays) < n-f {
-			select {
-			case m := <-in:
-				if m.Epoch != epoch || m.Step != step {
-					continue
+		for len(relays) < n-f && ahead == nil {
+			var m Msg
+			if len(backlog) > 0 {
+				m, backlog = backlog[0], backlog[1:]
+			} else {
+				select {
+				case m = <-in:
+				case <-deadline:
+					break wait
 				}
+			}
+			switch {
+			case m.Epoch != epoch || m.Step < step || m.Step > step+1:
+				continue
+			case m.Step == step+1:
+				ahead = append(ahead, m)
+			default:
 				relays[m.From] = m
-			case <-deadline:
-				break wait
 			}
 		}
-		if len(relays) < n-f {
+		if ahead != nil {
+			step = ahead[0].Step // catch up: the others announce already
+		} else if len(relays) < n-f {
 			return Result{Epoch: epoch} // Relay timed out: give up
 		}
-		bin := supported(relays, 2*f+1)
-		if bin == 0 {
-			bin = relay // fewer than 2f+1 agree on anything: keep our own
+		bin := relay // without 2f+1 relays of a value: keep our own
+		if step == Relay {
+			if b := supported(relays, 2*f+1); b != 0 {
+				bin = b
+			}
 		}
 
 		// Aux: announce one value of bin_values; wait for n-f announcements
@@ -134,7 +160,7 @@ func Run(id, input int, in <-chan Msg, out []chan<- Msg, cfg Config) Result {
 			w = 1
 		}
 		broadcast(out, Msg{From: id, Epoch: epoch, Step: step, Vals: Of(w)})
-		auxes, ok := collect(in, epoch, step, n-f, cfg.Timeout, func(m Msg) bool { return m.Vals.SubsetOf(bin) })
+		auxes, ok := collect(in, ahead, epoch, step, n-f, cfg.Timeout, func(m Msg) bool { return m.Vals.SubsetOf(bin) })
 		if !ok {
 			return Result{Epoch: epoch} // Aux timed out: give up
 		}
@@ -143,7 +169,7 @@ func Run(id, input int, in <-chan Msg, out []chan<- Msg, cfg Config) Result {
 		// confirmations included in bin_values.
 		step = Conf
 		broadcast(out, Msg{From: id, Epoch: epoch, Step: step, Vals: union(auxes)})
-		confs, ok := collect(in, epoch, step, n-f, cfg.Timeout, func(m Msg) bool { return m.Vals.SubsetOf(bin) })
+		confs, ok := collect(in, nil, epoch, step, n-f, cfg.Timeout, func(m Msg) bool { return m.Vals.SubsetOf(bin) })
 		if !ok {
 			return Result{Epoch: epoch} // Conf timed out: give up
 		}
@@ -172,23 +198,29 @@ func broadcast[M any](out []chan<- M, m M) {
 }
 
 // collect waits up to timeout for quorum messages of (epoch, step) that
-// satisfy valid, one per sender; ok is false on a time-out.
-func collect(in <-chan Msg, epoch int, step Step, quorum int, timeout time.Duration, valid func(Msg) bool) (mbox map[int]Msg, ok bool) {
+// satisfy valid, one per sender, taking those of backlog (read ahead by the
+// step before) first; ok is false on a time-out.
+func collect(in <-chan Msg, backlog []Msg, epoch int, step Step, quorum int, timeout time.Duration, valid func(Msg) bool) (mbox map[int]Msg, ok bool) {
 	mbox = make(map[int]Msg)
 	deadline := time.After(timeout)
 	for len(mbox) < quorum {
-		select {
-		case m := <-in:
-			if m.Epoch != epoch || m.Step != step {
-				continue // another epoch or step: drop it
+		var m Msg
+		if len(backlog) > 0 {
+			m, backlog = backlog[0], backlog[1:]
+		} else {
+			select {
+			case m = <-in:
+			case <-deadline:
+				return mbox, false
 			}
-			if !valid(m) {
-				continue
-			}
-			mbox[m.From] = m
-		case <-deadline:
-			return mbox, false
 		}
+		if m.Epoch != epoch || m.Step != step {
+			continue // another epoch or step: drop it
+		}
+		if !valid(m) {
+			continue
+		}
+		mbox[m.From] = m
 	}
 	return mbox, true
 }
