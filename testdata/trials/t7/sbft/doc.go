@@ -8,8 +8,9 @@
 // re-proposes the one of the highest view (PBFT's view change). Threshold
 // signatures are modelled by the set of signers. The collector is the
 // primary of the view (SBFT rotates collectors; that does not change the
-// round structure). State transfer is left out: a replica that jumps over a
-// slot leaves it empty.
+// round structure). State transfer is left out (a replica that jumps over a
+// slot leaves it empty), and so are the proofs of a new view: replicas
+// trust the new primary's choice, which is safe for crash faults only.
 //
 // # Style
 //

@@ -163,7 +163,7 @@ func (p *Replica) Run(maxHeight, maxView uint64) error {
 			p.tr.Broadcast(Vote{View: p.view, Height: p.height, From: p.id, BlockID: block.ID})
 			votes := make(map[int]Vote)
 			window := 2 * p.delta
-			if leader == p.id {
+			if p.leader(p.view) == p.id {
 				window += p.delta // every replica ends its window before the next proposal
 			}
 			deadline = time.Now().Add(window)
