@@ -1,0 +1,3 @@
+module trials.example/t7
+
+go 1.26
