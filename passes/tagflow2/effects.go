@@ -18,6 +18,18 @@ import (
 func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instruction) {
 	la.checkStaleWrite(s, addr, instr)
 	la.noteEmptied(s, addr, val)
+	if a, ok := addr.(*ssa.Alloc); ok {
+		// A local holding a part of a message that carries tag
+		// components (b := p.Block): a field of it (b.Round) is the
+		// message's component. Anything else stored there ends that.
+		if vr, ok := s.regs[val]; ok && vr.comp == partComp {
+			s.regs[a] = vr
+			return
+		}
+		if r, ok := s.regs[a]; ok && r.comp == partComp {
+			delete(s.regs, a)
+		}
+	}
 	if i, ok := la.syncIndex(addr); ok {
 		if st, ok := instr.(*ssa.Store); ok && la.jump(s, st) {
 			return

@@ -58,6 +58,11 @@ func (la *loopAnalysis) kindMapped(m *annotations.Msg) *annotations.Msg {
 			continue
 		}
 		mc, ok := kindMapping(f, c)
+		if k, isConst := constResult(f); !ok && isConst && !m.Interface() {
+			// A method returning a constant (func (*VoteMsg) Kind()
+			// Step { return StepVote }): the type's constant round.
+			mc, ok = annotations.Component{Kind: annotations.Const, Text: c.Text, Value: k.Value}, true
+		}
 		if fields, index, isGetter := la.getterPath(f); !ok && isGetter && !m.Interface() {
 			// A getter (GetRound() returning m.Round): a read of the
 			// field is a read of the component too.

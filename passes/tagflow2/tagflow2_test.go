@@ -33,7 +33,7 @@ var report = &analysis.Analyzer{
 // TestPackages runs the engine on each testdata package and checks its
 // // want comments. Each package's doc comment says what it is about.
 func TestPackages(t *testing.T) {
-	for _, pkg := range []string{"simpleloop", "readback", "boundary", "maxloop", "eventloop", "headers", "handlers", "constjump", "ifacemsg", "keptdata", "predhelper", "localmsg", "complit", "singleton", "entrysplit", "commaok", "reception", "hdrhelper", "perkind", "entrytag", "enummap", "fillrounds", "unsigned", "kindmethod", "envfield", "tagmax", "structtag", "datatests", "promoted"} {
+	for _, pkg := range []string{"simpleloop", "readback", "boundary", "maxloop", "eventloop", "headers", "handlers", "constjump", "ifacemsg", "keptdata", "predhelper", "localmsg", "complit", "singleton", "entrysplit", "commaok", "reception", "hdrhelper", "perkind", "entrytag", "enummap", "fillrounds", "unsigned", "kindmethod", "envfield", "tagmax", "structtag", "datatests", "promoted", "partcopy"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), report, pkg)
 		})
