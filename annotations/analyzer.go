@@ -45,6 +45,20 @@ type resolver struct {
 	// reported, so that the directives that refer to them are not
 	// reported again for the same mistake.
 	failed map[*types.TypeName]bool
+	// unmapped are the enum mappings that leave constants out, checked
+	// once the //sync:local directives are resolved: a constant whose
+	// messages are local needs no round.
+	unmapped []unmappedConsts
+}
+
+// unmappedConsts are the constants an enum mapping of a component of the
+// message type tn leaves out.
+type unmappedConsts struct {
+	tn      *types.TypeName
+	it      *Item
+	comp    Component
+	enum    types.Type
+	missing []*types.Const
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -88,6 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, d := range byKind(KindLocal) {
 		r.resolveLocal(d, attached)
 	}
+	r.checkUnmapped()
 	var loopTags []*Directive
 	for _, d := range byKind(KindTag) {
 		if isProcessTag(d, attached) {

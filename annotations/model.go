@@ -397,7 +397,7 @@ type EnumMap struct {
 	// mapping came from facts and To's package is not visible).
 	From, To types.Type
 	// Pairs lists the mapping in the order written; every constant of
-	// From has one.
+	// From has one, but those a //sync:local declares local.
 	Pairs []EnumPair
 }
 

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/ccvet/ccvet/internal/srcpos"
@@ -84,7 +85,7 @@ func (r *resolver) resolveComponent(d *Directive, tn *types.TypeName, it *Item) 
 			return c, false
 		}
 		c.Kind, c.Method = Method, fn
-		return r.mapComponent(d, it, c)
+		return r.mapComponent(d, tn, it, c)
 	}
 	fields, index, ferr := fieldPath(tn.Type(), r.pass.Pkg, "", it.Path)
 	if ferr == nil {
@@ -95,7 +96,7 @@ func (r *resolver) resolveComponent(d *Directive, tn *types.TypeName, it *Item) 
 			return c, false
 		}
 		c.Kind, c.Fields, c.FieldIndex = Field, fields, index
-		return r.mapComponent(d, it, c)
+		return r.mapComponent(d, tn, it, c)
 	}
 	if it.Map == nil {
 		if k := r.lookupConst(d, it); k != nil {
@@ -156,9 +157,11 @@ func (r *resolver) methodComponent(tn *types.TypeName, it *Item) (*types.Func, b
 }
 
 // mapComponent resolves the enum mapping of it, if any, onto the field or
-// method component c: every constant of the message's enum must be mapped,
-// once, onto constants of one round type.
-func (r *resolver) mapComponent(d *Directive, it *Item, c Component) (Component, bool) {
+// method component c of the message type tn: every constant of the
+// message's enum must be mapped, once, onto constants of one round type,
+// but those whose messages a //sync:local declares local (see
+// checkUnmapped).
+func (r *resolver) mapComponent(d *Directive, tn *types.TypeName, it *Item, c Component) (Component, bool) {
 	if it.Map == nil {
 		return c, true
 	}
@@ -218,21 +221,63 @@ func (r *resolver) mapComponent(d *Directive, it *Item, c Component) (Component,
 	if !ok {
 		return c, false
 	}
-	var missing []string
+	var missing []*types.Const
 	for _, k := range enum.Consts {
 		// (An unexported constant of another package cannot be named.)
 		if seen[k.Val().ExactString()] == nil && (k.Exported() || k.Pkg() == r.pass.Pkg) {
-			missing = append(missing, k.Name())
+			missing = append(missing, k)
 			seen[k.Val().ExactString()] = k // an alias is listed once
 		}
 	}
-	if len(missing) > 0 {
-		r.itemErrorf(it, "enum mapping of %s misses %s of %s: every constant of the message's enum must be mapped",
-			pathText(it), strings.Join(missing, ", "), typeString(enum.Type, r.pass.Pkg))
-		return c, false
-	}
 	c.Kind, c.Map = Mapped, m
+	if len(missing) > 0 {
+		r.unmapped = append(r.unmapped, unmappedConsts{tn: tn, it: it, comp: c, enum: enum.Type, missing: missing})
+	}
 	return c, true
+}
+
+// checkUnmapped reports each enum mapping that leaves out a constant
+// whose messages no //sync:local of the type declares local (Type ==
+// MsgHup): a network message needs a round. The type's mapping is then
+// dropped, as for any other mistake in it.
+func (r *resolver) checkUnmapped() {
+	for _, u := range r.unmapped {
+		m := r.ann.Msgs[u.tn]
+		if m == nil || u.tn == nil {
+			continue
+		}
+		var names []string
+		for _, k := range u.missing {
+			if !declaredLocal(m, u.comp, k) {
+				names = append(names, k.Name())
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		r.itemErrorf(u.it, "enum mapping of %s misses %s of %s: every constant of the message's enum must be mapped, or its messages declared local (//sync:local %s==%s)",
+			pathText(u.it), strings.Join(names, ", "), typeString(u.enum, r.pass.Pkg), pathText(u.it), names[0])
+		delete(r.ann.Msgs, u.tn)
+		r.failed[u.tn] = true
+	}
+}
+
+// declaredLocal reports whether a //sync:local of m says that the
+// messages whose component c holds k are local.
+func declaredLocal(m *Msg, c Component, k *types.Const) bool {
+	for _, lc := range m.Locals {
+		if lc.Value == nil || !constant.Compare(lc.Value, token.EQL, k.Val()) {
+			continue
+		}
+		l := lc.Left
+		if l.Kind == Field && len(c.FieldIndex) > 0 && slices.Equal(l.FieldIndex, c.FieldIndex) {
+			return true
+		}
+		if l.Kind == Method && l.Method != nil && c.Method != nil && l.Method.Name() == c.Method.Name() {
+			return true
+		}
+	}
+	return false
 }
 
 // lookupConst resolves Name or pkg.Name to a constant, in the directive's

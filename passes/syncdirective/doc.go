@@ -29,7 +29,8 @@
 // message whose mapping does not fit the tag of a process whose handlers
 // receive it. Of the message forms: a method component that is not found,
 // takes arguments or does not return an integer, an enum mapping that
-// misses a constant of the message's enum, maps a constant twice, maps a
+// misses a constant of the message's enum that no //sync:local declares
+// local, maps a constant twice, maps a
 // constant of another type, or maps onto constants that are not of the
 // round's type, //sync:send stamps on a function that is not a method of
 // a process type, stamps on a //sync:recv, and a //sync:local with a

@@ -143,8 +143,15 @@ type Opt struct{ Term *uint64 }
 
 // Missing leaves a constant out.
 //
-//sync:msg Height,Round,Type{PrevoteType:StepPrevote} // want `enum mapping of Type misses PrecommitType of VoteType: every constant of the message's enum must be mapped`
+//sync:msg Height,Round,Type{PrevoteType:StepPrevote} // want `enum mapping of Type misses PrecommitType of VoteType: every constant of the message's enum must be mapped, or its messages declared local \(//sync:local Type==PrecommitType\)`
 type Missing Vote
+
+// LocalKind leaves out a constant whose messages are local events: they
+// need no round.
+//
+//sync:msg Height,Round,Type{PrevoteType:StepPrevote}
+//sync:local Type==PrecommitType
+type LocalKind Vote
 
 // Mixed maps onto two round types.
 //
