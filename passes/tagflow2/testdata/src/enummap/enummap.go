@@ -94,3 +94,16 @@ func (cs *State) OnAnyVote(v Vote) {
 		cs.prevotes[v.From] = true
 	}
 } // want `condition 4: the process returns while a Vote of a later round can be kept, without a jump to its round first`
+
+// OnPrevoteAnyRound counts a prevote of any round while prevoting: it
+// tests the vote's type before the step is known, which leaves the
+// round, tested by nothing, of any value: an earlier round's vote
+// changes the state, a later round's is kept without a jump.
+//
+//sync:handler
+func (cs *State) OnPrevoteAnyRound(v Vote) {
+	if v.Type != PrevoteType || cs.step != RoundStepPrevote {
+		return
+	}
+	cs.prevotes[v.From] = true // want `condition 3: the state changes while the received Vote may be of an earlier round than \(round,step\) was when the handler was called: such a message must leave the state unchanged`
+} // want `condition 4: the process returns while a Vote of a later round can be kept, without a jump to its round first`
