@@ -14,21 +14,46 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
+// storePart records a part of a message that carries tag components
+// (b := p.Block) stored into a local: a field of the local (b.Round) is
+// then the message's component. Anything else stored there ends that. It
+// reports whether the store was one of a part.
+func storePart(s *state, addr, val ssa.Value) bool {
+	a, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	if vr, ok := s.regs[val]; ok && vr.comp == partComp {
+		s.regs[a] = vr
+		return true
+	}
+	if r, ok := s.regs[a]; ok && r.comp == partComp {
+		delete(s.regs, a)
+	}
+	return false
+}
+
+// storeBool keeps, for a boolean stored at addr, the value it holds when
+// that is a comparison, a constant or a flag the branches can read back.
+func (la *loopAnalysis) storeBool(s *state, addr, val ssa.Value) {
+	l, ok := la.accessPath(addr)
+	if !ok {
+		return
+	}
+	switch val.(type) {
+	case *ssa.BinOp, *ssa.Const, *ssa.UnOp, *ssa.Call, *ssa.Phi, *ssa.Extract:
+		s.setBool(l, val)
+	default:
+		delete(s.bools, l)
+	}
+}
+
 // store interprets *addr = val.
 func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instruction) {
 	la.checkStaleWrite(s, addr, instr)
 	la.noteEmptied(s, addr, val)
-	if a, ok := addr.(*ssa.Alloc); ok {
-		// A local holding a part of a message that carries tag
-		// components (b := p.Block): a field of it (b.Round) is the
-		// message's component. Anything else stored there ends that.
-		if vr, ok := s.regs[val]; ok && vr.comp == partComp {
-			s.regs[a] = vr
-			return
-		}
-		if r, ok := s.regs[a]; ok && r.comp == partComp {
-			delete(s.regs, a)
-		}
+	if storePart(s, addr, val) {
+		return
 	}
 	if i, ok := la.syncIndex(addr); ok {
 		if st, ok := instr.(*ssa.Store); ok && la.jump(s, st) {
@@ -38,14 +63,7 @@ func (la *loopAnalysis) store(s *state, addr, val ssa.Value, instr ssa.Instructi
 		return
 	}
 	if isBool(val.Type()) {
-		if l, ok := la.accessPath(addr); ok {
-			switch val.(type) {
-			case *ssa.BinOp, *ssa.Const, *ssa.UnOp, *ssa.Call, *ssa.Phi, *ssa.Extract:
-				s.setBool(l, val)
-			default:
-				delete(s.bools, l)
-			}
-		}
+		la.storeBool(s, addr, val)
 	}
 	if p, ok := val.(*ssa.Parameter); ok {
 		// A parameter spilled to its local: the caller's value, not a new

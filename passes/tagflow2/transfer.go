@@ -1324,54 +1324,16 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 	xFresh, yFresh := la.freshScalar(s, xs), la.freshScalar(s, ys)
 	s = s.clone()
 	var below []term
-	for _, side := range []struct {
-		sc     scalar
-		rel    lexrel.Rel
-		consts constSet
-		v      ssa.Value
-		exact  bool
-	}{
+	for _, side := range []restrictSide{
 		{xs, nx, xc, x, exact || xFresh && realisedBy(op, yr)&nx == nx || yFresh && ny == yr},
 		{ys, ny, yc, y, exact || yFresh && realisedBy(op.Inverse(), xr)&ny == ny || xFresh && nx == xr},
 	} {
-		if !side.sc.ok {
-			// An integer the analysis did not relate to the tag (a
-			// parameter, a local): from now on it does.
-			sc, ok := la.trackScalar(s, side.v, i)
-			if !ok {
-				continue
-			}
-			side.sc = sc
-		}
-		t := s.terms[side.sc.r.key]
-		t.rel = t.rel.Restrict(i, side.rel)
-		t.approx = t.approx || !side.exact || t.loose&(1<<i) != 0
-		t.fresh &^= 1 << i
-		t.geq = t.geq.union(la.lowerBounds(side.sc, xs, ys, op, i))
-		if t.kind == scalarTerm && int(t.comp) == i && t.rel.Component(i) == lexrel.EQ && !t.approx {
-			// The tag's own component, read and not changed since: what
-			// the test showed it at least, the tag is.
-			s.curGeq[i] = s.curGeq[i].union(t.geq.filter(func(x bound) bool { return int(x.comp) == i }))
-		}
-		if c := t.rel.Component(i); t.kind == scalarTerm && c&^lexrel.LE == 0 {
-			below = append(below, t)
-		}
-		if side.consts.known {
-			t.consts = t.consts.with(i, side.consts)
-			if side.consts.n == 1 {
-				// A test for one kind (m.Kind == Promise): the code
-				// expects that kind here.
-				t.kindFree &^= 1 << i
-			}
-		}
-		if t.rel.IsEmpty() {
+		t, ok := la.restrictOne(s, side, i, xs, ys, op)
+		if !ok {
 			return nil
 		}
-		s.setTerm(side.sc.r.key, t)
-		// An integer (or a message's component) equal to the tag's
-		// component on every path tells the tag's constants too.
-		if side.rel == lexrel.EQ && side.consts.known && t.kind != collectionTerm {
-			s.cur[i] = side.consts
+		if t != nil && t.kind == scalarTerm && t.rel.Component(i)&^lexrel.LE == 0 {
+			below = append(below, *t)
 		}
 	}
 	// An integer at or below the tag: so is what it is at least.
@@ -1388,6 +1350,61 @@ func (la *loopAnalysis) restrict(s *state, x, y ssa.Value, op lexrel.Rel) *state
 		la.markLocal(s, ys, xc)
 	}
 	return s
+}
+
+// A restrictSide is one operand of a comparison: what the comparison
+// leaves of its relation to component i of the tag and of its constants,
+// and whether that is exact.
+type restrictSide struct {
+	sc     scalar
+	rel    lexrel.Rel
+	consts constSet
+	v      ssa.Value
+	exact  bool
+}
+
+// restrictOne restricts the term of one operand of a comparison (see
+// restrict) in s and returns it (nil for an operand it cannot track);
+// false if no value is left. An operand the analysis did not track
+// becomes a term of its own.
+func (la *loopAnalysis) restrictOne(s *state, side restrictSide, i int, xs, ys scalar, op lexrel.Rel) (*term, bool) {
+	if !side.sc.ok {
+		// An integer the analysis did not relate to the tag (a
+		// parameter, a local): from now on it does.
+		sc, ok := la.trackScalar(s, side.v, i)
+		if !ok {
+			return nil, true
+		}
+		side.sc = sc
+	}
+	t := s.terms[side.sc.r.key]
+	t.rel = t.rel.Restrict(i, side.rel)
+	t.approx = t.approx || !side.exact || t.loose&(1<<i) != 0
+	t.fresh &^= 1 << i
+	t.geq = t.geq.union(la.lowerBounds(side.sc, xs, ys, op, i))
+	if t.kind == scalarTerm && int(t.comp) == i && t.rel.Component(i) == lexrel.EQ && !t.approx {
+		// The tag's own component, read and not changed since: what
+		// the test showed it at least, the tag is.
+		s.curGeq[i] = s.curGeq[i].union(t.geq.filter(func(x bound) bool { return int(x.comp) == i }))
+	}
+	if side.consts.known {
+		t.consts = t.consts.with(i, side.consts)
+		if side.consts.n == 1 {
+			// A test for one kind (m.Kind == Promise): the code
+			// expects that kind here.
+			t.kindFree &^= 1 << i
+		}
+	}
+	if t.rel.IsEmpty() {
+		return nil, false
+	}
+	s.setTerm(side.sc.r.key, t)
+	// An integer (or a message's component) equal to the tag's
+	// component on every path tells the tag's constants too.
+	if side.rel == lexrel.EQ && side.consts.known && t.kind != collectionTerm {
+		s.cur[i] = side.consts
+	}
+	return &t, true
 }
 
 // nilTest reports whether x == y compares a message or a collection of
