@@ -27,10 +27,15 @@
 // messages of the current round. Joins lose correlations between terms,
 // never the disjunctions of one term's relation.
 //
-// Findings: a condition is violated where every vector the state allows
-// breaks it (every execution reaching the point does); where only some do,
-// it is "cannot prove". Calls of the package's functions that send or
-// receive are not summarised yet: they make the conditions "cannot prove"
-// at the call. This engine is selected with CCVET_TAGFLOW=v2 while it
-// grows; its result has the first engine's type.
+// Findings: a condition is violated where a vector that breaks it is
+// realised: the term's relation is exact (each vector is realised on some
+// path, given that a message of any round may arrive and that tests of
+// data go either way) on the components that decide the vector, and for
+// III and IV some send of the package puts such a tag on the wire. A
+// component whose relation over-approximates (an assumed entry round, a
+// kind the driver chooses, a tag change mapping a relation to several) is
+// loose: vectors decided before it still count. Everything else the
+// fixpoint cannot prove is "cannot prove", with its cause. This engine is
+// selected with CCVET_TAGFLOW=v2 while it grows; its result has the first
+// engine's type.
 package tagflow2

@@ -44,12 +44,13 @@ func (la *loopAnalysis) handlerEntry() *state {
 	entry.last = equalSet(la.k)
 	if p := la.receivedParam(); p != nil {
 		la.received(entry, p, p.Type())
-		// Which messages the driver hands to this handler is not in the
-		// code: a handler per message kind (OnPromise) is often called
-		// only with its kind, which it then need not test. A message
-		// of any round is assumed, but not as a fact a violation can
-		// rest on: what the handler does with a message of the wrong
-		// round is "cannot prove".
+		// A message of any phase may reach the handler (late or
+		// early), so its phase components are exact. Which kind the
+		// driver hands it is not in the code: a handler per message
+		// kind (OnPromise) is often called only with its kind, which it
+		// then need not test. Those components stay open (kindFree): a
+		// violation rests only on what the components before them
+		// decide.
 		t := entry.terms[regKey(p)]
 		la.assumePre(&t)
 		t.kindFree = la.unknownKinds(t)
