@@ -1168,27 +1168,30 @@ func (la *loopAnalysis) lenTest(s *state, x, y ssa.Value, op lexrel.Rel) (*state
 // lenOfCollection reports whether v is len(c) of a collection of
 // messages the analysis tracks.
 func (la *loopAnalysis) lenOfCollection(s *state, v ssa.Value) bool {
+	coll, ok := lenArg(v)
+	if !ok {
+		return false
+	}
+	_, ok = la.collectionRef(s, coll)
+	return ok
+}
+
+// lenArg returns coll if v is len(coll).
+func lenArg(v ssa.Value) (ssa.Value, bool) {
 	call, ok := v.(*ssa.Call)
 	if !ok {
-		return false
+		return nil, false
 	}
 	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
-		return false
+		return nil, false
 	}
-	r, ok := la.collectionRef(s, call.Call.Args[0])
-	if !ok {
-		return false
-	}
-	return s.terms[r.key].kind == collectionTerm
+	return call.Call.Args[0], true
 }
 
 // lenOperand returns coll and k if x is len(coll) and y the constant k.
 func lenOperand(x, y ssa.Value) (ssa.Value, int64, bool) {
-	call, ok := x.(*ssa.Call)
+	coll, ok := lenArg(x)
 	if !ok {
-		return nil, 0, false
-	}
-	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
 		return nil, 0, false
 	}
 	c, ok := y.(*ssa.Const)
@@ -1196,7 +1199,7 @@ func lenOperand(x, y ssa.Value) (ssa.Value, int64, bool) {
 		return nil, 0, false
 	}
 	k, ok := int64Const(c)
-	return call.Call.Args[0], k, ok
+	return coll, k, ok
 }
 
 // constOf is v if it is a constant, or the constant the caller passed
